@@ -1,0 +1,6 @@
+import { route } from "@/lib/api/route";
+import { resetPassword } from "@/lib/auth/reset-password";
+import { ResetPasswordBody } from "@/lib/auth/schemas";
+
+// POST /api/identity/reset-password - set a new password with a reset link
+export const POST = route({ auth: "public", body: ResetPasswordBody }, ({ body }) => resetPassword(body));

@@ -1,0 +1,135 @@
+import "server-only";
+import crypto from "node:crypto";
+import type { NextRequest } from "next/server";
+import { ZodError, type z } from "zod";
+import { loadSession, readSessionToken, type Session } from "@/lib/auth/session";
+import { appOrigin } from "@/lib/env";
+import { logError } from "@/lib/log";
+import { messages } from "@/lib/messages";
+import { AppError, type ErrorBody } from "./errors";
+
+/**
+ * Who may call a route:
+ * - public: anybody (a session is read if present)
+ * - user: any signed-in user, builder or end user of an app
+ * - builder: a signed-in builder of the platform (not an end user of an app)
+ * - admin: a builder whose account has isAdmin
+ */
+export type AuthMode = "public" | "user" | "builder" | "admin";
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+type Options<Q, B, P> = { auth: AuthMode; query?: Q; body?: B; params?: P };
+
+export type Ctx<A extends AuthMode, Q, B, P> = {
+  req: NextRequest;
+  session: A extends "public" ? Session | null : Session;
+  query: Out<Q>;
+  body: Out<B>;
+  params: Out<P>;
+  ip: string;
+  requestId: string;
+};
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Wraps a route handler: session, authorization, zod validation, error mapping. */
+export function route<
+  A extends AuthMode,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  P extends Schema | undefined = undefined,
+>(opts: Options<Q, B, P> & { auth: A }, handler: (ctx: Ctx<A, Q, B, P>) => Promise<unknown>) {
+  return async (
+    req: NextRequest,
+    context: { params: Promise<Record<string, string | string[]>> },
+  ): Promise<Response> => {
+    const requestId = crypto.randomUUID();
+    try {
+      const session = await authorize(req, opts.auth);
+      const query = opts.query ? opts.query.parse(Object.fromEntries(req.nextUrl.searchParams)) : undefined;
+      const params = opts.params ? opts.params.parse(await context.params) : undefined;
+      const body = opts.body ? opts.body.parse(await readJson(req)) : undefined;
+      const result = await handler({
+        req,
+        session: session as Ctx<A, Q, B, P>["session"],
+        query: query as Out<Q>,
+        body: body as Out<B>,
+        params: params as Out<P>,
+        ip: clientIp(req.headers),
+        requestId,
+      });
+      if (result instanceof Response) return result;
+      return Response.json(result ?? { ok: true }, { headers: { "x-request-id": requestId } });
+    } catch (err) {
+      return errorResponse(err, requestId, req);
+    }
+  };
+}
+
+async function authorize(req: NextRequest, mode: AuthMode): Promise<Session | null> {
+  const found = readSessionToken(req.headers, (name) => req.cookies.get(name)?.value);
+  const session = found ? await loadSession(found.token, found.via) : null;
+  if (session && session.via === "cookie" && !SAFE_METHODS.has(req.method)) assertSameSite(req);
+  if (mode === "public") return session;
+  if (!session) throw new AppError("UNAUTHENTICATED", "unauthenticated");
+  if (session.disabled) throw new AppError("FORBIDDEN", "userDisabled");
+  if (mode === "user") return session;
+  if (session.tenantId !== null) throw new AppError("FORBIDDEN", "forbidden");
+  if (mode === "admin" && !session.account?.isAdmin) throw new AppError("FORBIDDEN", "forbidden");
+  return session;
+}
+
+// A cookie rides along on cross-site requests; a mutation it authenticates must come from us.
+function assertSameSite(req: NextRequest): void {
+  const site = req.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none")
+    throw new AppError("FORBIDDEN", "crossSite", "CROSS_SITE");
+  const origin = req.headers.get("origin");
+  if (origin && origin !== appOrigin() && origin !== req.nextUrl.origin) {
+    throw new AppError("FORBIDDEN", "crossSite", "CROSS_SITE");
+  }
+}
+
+async function readJson(req: NextRequest): Promise<unknown> {
+  const text = await req.text();
+  if (!text) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("BAD_REQUEST", "invalidInput", "INVALID_JSON");
+  }
+}
+
+export function clientIp(headers: Headers): string {
+  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return forwarded || headers.get("x-real-ip") || "local";
+}
+
+export function errorResponse(err: unknown, requestId: string, req?: NextRequest): Response {
+  let status = 500;
+  let body: ErrorBody;
+  if (err instanceof AppError) {
+    status = err.status;
+    body = { error: { code: err.code, message: err.message } };
+  } else if (err instanceof ZodError) {
+    status = 400;
+    body = {
+      error: {
+        code: "INVALID_INPUT",
+        message: messages.invalidInput,
+        issues: err.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      },
+    };
+  } else {
+    logError("unhandled error in route", {
+      requestId,
+      method: req?.method,
+      path: req?.nextUrl.pathname,
+      err,
+    });
+    body = { error: { code: "INTERNAL", message: messages.internal } };
+  }
+  return Response.json(body, { status, headers: { "x-request-id": requestId } });
+}

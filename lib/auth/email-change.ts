@@ -1,0 +1,74 @@
+import "server-only";
+import { consumeAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes";
+import { findUserByEmail, findUserById, updateUser } from "@/db/queries/users";
+import { AppError } from "@/lib/api/errors";
+import { EMAIL_LINK_TTL_S } from "@/lib/constants";
+import { sendMail } from "@/lib/email/send";
+import { actionLink, changeEmailMail } from "@/lib/email/templates";
+import { logError } from "@/lib/log";
+import { assertLoginAllowed, assertMailSendAllowed, recordLoginFailure } from "@/lib/security/rate-limit";
+import { hashSecret, randomToken } from "./codes-crypto";
+import { isValidEmail, normalizeEmail } from "./email-address";
+import { verifyPassword } from "./password";
+import type { Session } from "./session";
+
+const inUse = () => new AppError("CONFLICT", "emailInUse", "auth/email-already-exists");
+
+/** Step 1 (settings): the current password proves it's you; a link goes to the new address. */
+export async function requestEmailChange(
+  session: Session,
+  input: { newEmail: string; currentPassword: string },
+  ip: string,
+): Promise<{ sent: true }> {
+  const newEmail = normalizeEmail(input.newEmail);
+  if (!isValidEmail(newEmail)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
+  const user = await findUserById(session.userId);
+  if (!user) throw new AppError("UNAUTHENTICATED", "unauthenticated");
+  const throttleKey = `${user.tenantId ?? "platform"}:${user.email}`;
+  await assertLoginAllowed(throttleKey, ip);
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    await recordLoginFailure(throttleKey, ip);
+    throw new AppError("BAD_REQUEST", "currentPasswordWrong", "auth/wrong-password");
+  }
+  if (newEmail === user.email || (await findUserByEmail(user.tenantId, newEmail))) throw inUse();
+  await assertMailSendAllowed("change-email", newEmail, ip);
+  const token = randomToken();
+  await insertAuthCode({
+    purpose: "change_email",
+    userId: user.id,
+    tenantId: user.tenantId,
+    email: user.email,
+    newEmail,
+    tokenHash: hashSecret(token),
+    expiresAt: new Date(Date.now() + EMAIL_LINK_TTL_S * 1000),
+  });
+  try {
+    await sendMail(changeEmailMail(newEmail, actionLink({ mode: "verifyAndChangeEmail", oobCode: token })));
+  } catch (err) {
+    logError("email change mail failed", { err });
+    throw new AppError("INTERNAL", "emailChangeFailed", "auth/send-failed");
+  }
+  return { sent: true };
+}
+
+/** Step 2 (the emailed link): completes the change once, if the address is still free. */
+export async function completeEmailChange(input: {
+  newEmail: string;
+  oobCode: string;
+}): Promise<{ email: string }> {
+  const newEmail = normalizeEmail(input.newEmail);
+  const code = await consumeAuthCodeByToken("change_email", hashSecret(input.oobCode));
+  const user = code?.userId ? await findUserById(code.userId) : undefined;
+  if (!code || !user || code.newEmail !== newEmail || user.email !== code.email) {
+    throw new AppError("BAD_REQUEST", "emailChangeFailed", "auth/invalid-action-code");
+  }
+  if (await findUserByEmail(user.tenantId, newEmail)) throw inUse();
+  try {
+    await updateUser(user.id, { email: newEmail, emailVerifiedAt: new Date() });
+  } catch (err) {
+    // The unique index catches a signup that took the address a moment ago.
+    if ((err as { cause?: { code?: string }; code?: string }).cause?.code === "23505") throw inUse();
+    throw err;
+  }
+  return { email: newEmail };
+}

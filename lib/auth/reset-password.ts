@@ -1,0 +1,97 @@
+import "server-only";
+import { db } from "@/db/client";
+import {
+  consumeAuthCodeByToken,
+  expireAuthCodes,
+  findLiveAuthCodeByToken,
+  insertAuthCode,
+} from "@/db/queries/auth-codes";
+import { findUserByEmail, findUserById, updateUser } from "@/db/queries/users";
+import { AppError } from "@/lib/api/errors";
+import { tenantOf } from "@/lib/apps/tenant";
+import { EMAIL_LINK_TTL_S } from "@/lib/constants";
+import { sendMail } from "@/lib/email/send";
+import { actionLink, resetPasswordMail } from "@/lib/email/templates";
+import { appOrigin } from "@/lib/env";
+import { logError } from "@/lib/log";
+import { assertMailSendAllowed } from "@/lib/security/rate-limit";
+import { safeRedirectPath } from "@/lib/security/redirects";
+import { hashSecret, randomToken } from "./codes-crypto";
+import { isValidEmail, normalizeEmail } from "./email-address";
+import { hashPassword, isWeakPassword } from "./password";
+
+export type SendResetInput = { email: string; mainAppId?: string | null; continueUrl?: string };
+
+/** Mails a reset link when the email belongs to an active user; the answer is the same either way. */
+export async function sendResetPasswordEmail(input: SendResetInput, ip: string): Promise<{ sent: true }> {
+  const email = normalizeEmail(input.email);
+  if (!isValidEmail(email)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
+  const tenantId = await tenantOf(input.mainAppId);
+  await assertMailSendAllowed("reset", email, ip);
+  const user = await findUserByEmail(tenantId, email);
+  if (!user || user.disabledAt) return { sent: true };
+  const token = randomToken();
+  const continueUrl = safeRedirectPath(input.continueUrl, appOrigin(), "/login");
+  await insertAuthCode({
+    purpose: "reset_password",
+    userId: user.id,
+    tenantId,
+    email,
+    tokenHash: hashSecret(token),
+    continueUrl,
+    expiresAt: new Date(Date.now() + EMAIL_LINK_TTL_S * 1000),
+  });
+  try {
+    await sendMail(
+      resetPasswordMail(email, actionLink({ mode: "resetPassword", oobCode: token, continueUrl })),
+    );
+  } catch (err) {
+    logError("reset mail failed", { err });
+    throw new AppError("INTERNAL", "resetSendFailed", "auth/send-failed");
+  }
+  return { sent: true };
+}
+
+const invalidLink = () => new AppError("BAD_REQUEST", "resetLinkInvalid", "auth/invalid-action-code");
+
+/** Tells whether a reset link can still be used (the form is shown only then). */
+export async function checkResetCode(oobCode: string): Promise<{ email: string }> {
+  const code = await findLiveAuthCodeByToken("reset_password", hashSecret(oobCode));
+  if (!code) throw invalidLink();
+  return { email: code.email };
+}
+
+/** Sets a new password with a reset link: once, and every older session ends. */
+export async function resetPassword(input: {
+  oobCode: string;
+  newPassword: string;
+}): Promise<{ continueUrl: string }> {
+  if (isWeakPassword(input.newPassword)) {
+    throw new AppError("BAD_REQUEST", "resetPasswordTooWeak", "auth/weak-password");
+  }
+  const tokenHash = hashSecret(input.oobCode);
+  const live = await findLiveAuthCodeByToken("reset_password", tokenHash);
+  if (!live) throw invalidLink();
+  const user = live.userId ? await findUserById(live.userId) : undefined;
+  if (!user || user.disabledAt) throw new AppError("BAD_REQUEST", "resetUserNotFound", "auth/user-not-found");
+  const passwordHash = await hashPassword(input.newPassword);
+  try {
+    return await db().transaction(async (tx) => {
+      const code = await consumeAuthCodeByToken("reset_password", tokenHash, tx);
+      if (!code) throw invalidLink();
+      // Following the link proves the address, so it also counts as verification.
+      await updateUser(
+        user.id,
+        { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? new Date() },
+        { bumpSessionVersion: true },
+        tx,
+      );
+      await expireAuthCodes("reset_password", user.email, user.tenantId, tx);
+      return { continueUrl: safeRedirectPath(code.continueUrl, appOrigin(), "/login") };
+    });
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    logError("reset password failed", { err });
+    throw new AppError("INTERNAL", "resetError", "auth/reset-failed");
+  }
+}

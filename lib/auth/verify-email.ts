@@ -1,0 +1,61 @@
+import "server-only";
+import { consumeAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes";
+import { findUserById, updateUser } from "@/db/queries/users";
+import type { User } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import { EMAIL_LINK_TTL_S } from "@/lib/constants";
+import { sendMail } from "@/lib/email/send";
+import { actionLink, verifyEmailMail } from "@/lib/email/templates";
+import { appOrigin } from "@/lib/env";
+import { assertMailSendAllowed } from "@/lib/security/rate-limit";
+import { safeRedirectPath } from "@/lib/security/redirects";
+import { hashSecret, randomToken } from "./codes-crypto";
+
+export async function sendVerificationEmail(
+  user: Pick<User, "id" | "email" | "tenantId" | "emailVerifiedAt">,
+  opts: { continueUrl?: string; appName?: string },
+  ip: string,
+): Promise<{ alreadyVerified: boolean }> {
+  if (user.emailVerifiedAt) return { alreadyVerified: true };
+  await assertMailSendAllowed("verify", user.email, ip);
+  const token = randomToken();
+  const continueUrl = safeRedirectPath(opts.continueUrl, appOrigin());
+  await insertAuthCode({
+    purpose: "verify_email",
+    userId: user.id,
+    tenantId: user.tenantId,
+    email: user.email,
+    tokenHash: hashSecret(token),
+    continueUrl,
+    expiresAt: new Date(Date.now() + EMAIL_LINK_TTL_S * 1000),
+  });
+  const link = actionLink({ mode: "verifyEmail", oobCode: token, continueUrl });
+  try {
+    await sendMail(verifyEmailMail(user.email, link, opts.appName));
+  } catch {
+    throw new AppError("INTERNAL", "verificationSendFailed", "auth/send-failed");
+  }
+  return { alreadyVerified: false };
+}
+
+export async function sendVerificationEmailFor(
+  userId: string,
+  opts: { continueUrl?: string; appName?: string },
+  ip: string,
+) {
+  const user = await findUserById(userId);
+  if (!user) throw new AppError("UNAUTHENTICATED", "unauthenticated");
+  return sendVerificationEmail(user, opts, ip);
+}
+
+/** Applies a verification link once; answers where to continue. */
+export async function applyVerifyEmail(oobCode: string): Promise<{ continueUrl: string }> {
+  const code = await consumeAuthCodeByToken("verify_email", hashSecret(oobCode));
+  const user = code?.userId ? await findUserById(code.userId) : undefined;
+  // A link sent to an address the user has since changed verifies nothing.
+  if (!code || !user || user.email !== code.email) {
+    throw new AppError("BAD_REQUEST", "verifyLinkInvalid", "auth/invalid-action-code");
+  }
+  if (!user.emailVerifiedAt) await updateUser(user.id, { emailVerifiedAt: new Date() });
+  return { continueUrl: safeRedirectPath(code.continueUrl, appOrigin()) };
+}

@@ -1,0 +1,12 @@
+import "server-only";
+import { listOutboxMails } from "@/db/queries/outbox";
+import { AppError } from "@/lib/api/errors";
+import { normalizeEmail } from "@/lib/auth/email-address";
+import { isProduction } from "@/lib/env";
+
+/** The dev outbox: readable outside production only. */
+export async function listOutbox(to?: string) {
+  if (isProduction()) throw new AppError("NOT_FOUND", "notFound");
+  const mails = await listOutboxMails({ to: to ? normalizeEmail(to) : undefined });
+  return { mails };
+}

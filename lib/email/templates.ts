@@ -1,0 +1,56 @@
+import { appOrigin } from "@/lib/env";
+import type { Mail } from "./send";
+
+// Every emailed link is built from APP_URL, never from the request's Host header.
+export function actionLink(params: Record<string, string | undefined>): string {
+  const url = new URL("/auth/handler", appOrigin());
+  for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+function layout(to: string, subject: string, lines: string[], link: { href: string; label: string }): Mail {
+  const text = `${lines.join("\n\n")}\n\n${link.label}: ${link.href}\n`;
+  const html = `<div style="font-family:system-ui,sans-serif;max-width:520px">${lines
+    .map((l) => `<p>${escapeHtml(l)}</p>`)
+    .join("")}<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p></div>`;
+  return { to, subject, text, html };
+}
+
+export function verifyEmailMail(to: string, link: string, appName?: string): Mail {
+  const name = appName || "Builder";
+  return layout(to, `Verify your email for ${name}`, [`Follow this link to verify your email address.`], {
+    href: link,
+    label: "Verify email",
+  });
+}
+
+export function resetPasswordMail(to: string, link: string): Mail {
+  return layout(
+    to,
+    "Reset your password",
+    [
+      "Follow this link to choose a new password. It works once and expires in 1 hour.",
+      "If you didn't ask for it, ignore this email.",
+    ],
+    { href: link, label: "Reset password" },
+  );
+}
+
+export function changeEmailMail(to: string, link: string): Mail {
+  return layout(to, "Confirm your new email", ["Follow this link to make this your sign-in email."], {
+    href: link,
+    label: "Confirm email change",
+  });
+}
+
+export function magicCodeMail(to: string, code: string, link: string, appName: string): Mail {
+  return layout(
+    to,
+    `Your ${appName} sign-in code: ${code}`,
+    [`Your sign-in code is ${code}.`, "It expires in 10 minutes and works once."],
+    { href: link, label: `Sign in to ${appName}` },
+  );
+}

@@ -1,0 +1,24 @@
+import { spawn } from "node:child_process";
+import { ensureAuthSecret, ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+
+// npm run dev - database, secret, migrations, then `next dev`.
+async function main() {
+  loadDotEnv();
+  ensureAuthSecret();
+  const local = await ensureDatabaseUrl();
+  const port = process.env.PORT ?? "3000";
+  process.env.APP_URL ??= `http://localhost:${port}`;
+  if (!process.env.SMTP_URL) console.log(`Mail outbox (no SMTP_URL set): ${process.env.APP_URL}/dev/outbox`);
+
+  const next = spawn(process.execPath, ["node_modules/next/dist/bin/next", "dev", "-p", port], {
+    stdio: "inherit",
+    env: process.env,
+  });
+  process.on("SIGINT", () => next.kill("SIGINT"));
+  process.on("SIGTERM", () => next.kill("SIGTERM"));
+  next.on("exit", async (code) => {
+    await local?.stop().catch(() => {});
+    process.exit(code ?? 0);
+  });
+}
+void main();

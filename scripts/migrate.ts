@@ -1,0 +1,10 @@
+import { ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+
+// npm run db:migrate - applies committed migrations (starting the embedded database if needed).
+async function main() {
+  loadDotEnv();
+  const local = await ensureDatabaseUrl();
+  console.log("Migrations applied.");
+  await local?.stop();
+}
+void main();

@@ -1,0 +1,27 @@
+import { spawn } from "node:child_process";
+import { ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+
+// npm start - production server (after `npm run build`). AUTH_SECRET and APP_URL must be set;
+// without DATABASE_URL it still uses the embedded PostgreSQL, which suits a single machine.
+async function main() {
+  loadDotEnv();
+  if (!process.env.AUTH_SECRET) {
+    console.error(
+      "AUTH_SECRET is required in production: set it to 32+ random characters (see .env.example).",
+    );
+    process.exit(1);
+  }
+  const local = await ensureDatabaseUrl();
+  const port = process.env.PORT ?? "3000";
+  const next = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  process.on("SIGINT", () => next.kill("SIGINT"));
+  process.on("SIGTERM", () => next.kill("SIGTERM"));
+  next.on("exit", async (code) => {
+    await local?.stop().catch(() => {});
+    process.exit(code ?? 0);
+  });
+}
+void main();

@@ -1,0 +1,40 @@
+import { NextRequest } from "next/server";
+
+type Handler = (
+  req: NextRequest,
+  ctx: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
+
+export type CallOptions = {
+  method?: string;
+  path: string;
+  body?: unknown;
+  rawBody?: string;
+  token?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+  params?: Record<string, string | string[]>;
+};
+
+/** Calls a route handler in-process, exactly as Next would: a real Request, real headers. */
+/** Answers of our routes: fields, or `error` on failure. */
+export type Answer = { error?: { code: string; message: string }; [key: string]: unknown };
+
+export async function call<T = Answer>(handler: Handler, o: CallOptions) {
+  const headers = new Headers(o.headers);
+  if (o.token) headers.set("authorization", `Bearer ${o.token}`);
+  if (o.cookie) headers.set("cookie", o.cookie);
+  let body: string | undefined = o.rawBody;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers.set("content-type", "application/json");
+  }
+  const req = new NextRequest(new URL(o.path, "http://localhost:3000"), {
+    method: o.method ?? "POST",
+    headers,
+    body,
+  });
+  const res = await handler(req, { params: Promise.resolve(o.params ?? {}) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: (text ? JSON.parse(text) : null) as T };
+}
