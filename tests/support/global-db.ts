@@ -3,11 +3,12 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase } from "../../db/migrate";
 import { startLocalPostgres } from "../../scripts/local-db";
-import { assertLocalDatabase, TEMPLATE_DB, TEST_PG_PORT } from "./test-env";
+import { assertLocalDatabase, TEST_PG_PORT } from "./test-env";
 
 declare module "vitest" {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    pgTemplate: string;
   }
 }
 
@@ -24,14 +25,31 @@ export default async function setup(project: TestProject) {
     stop = local.stop;
   }
   assertLocalDatabase(adminUrl);
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
-  await admin.end();
+  // Per-run names: several runs may share one server (two terminals, or agents at work).
+  const template = `builder_template_${process.pid}`;
+  await adminQuery(adminUrl, `CREATE DATABASE "${template}"`);
   const templateUrl = new URL(adminUrl);
-  templateUrl.pathname = `/${TEMPLATE_DB}`;
+  templateUrl.pathname = `/${template}`;
   await migrateDatabase(templateUrl.toString());
   project.provide("pgAdminUrl", adminUrl);
-  return stop;
+  project.provide("pgTemplate", template);
+  return async () => {
+    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    // Leave the server up while another run still uses it.
+    const others = await adminQuery(
+      adminUrl,
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname LIKE 'builder_%'",
+    );
+    if (others.rows[0]?.n === 0) await stop();
+  };
+}
+
+async function adminQuery(url: string, sql: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,6 +1,5 @@
 // Environment every test process shares. AUTH_SECRET is fixed: tests need no real secret.
 export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54339);
-export const TEMPLATE_DB = "builder_template";
 
 export function applyTestEnv(): void {
   process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123456789";
