@@ -44,3 +44,9 @@ export const MODAL_WIDTH = { sm: 400, md: 600, lg: 820, xl: 1000 } as const;
 
 /** The main page after login when no redirectTo is given. */
 export const MAIN_PAGE = "/home";
+
+/** "Yearly save badge appears when savings are 10 percent or more." (spec 1 §5) */
+export const PLAN_SAVE_BADGE_MIN_PERCENT = 10;
+/** "goto=upgrade_app_plan (opens the upgrade dialog)" (spec 1 §2) */
+export const UPGRADE_GOTO_PARAM = "goto";
+export const UPGRADE_GOTO_VALUE = "upgrade_app_plan";

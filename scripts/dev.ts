@@ -7,6 +7,7 @@ async function main() {
   ensureAuthSecret();
   const local = await ensureDatabaseUrl();
   const port = process.env.PORT ?? "3000";
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   process.env.APP_URL ??= `http://localhost:${port}`;
   if (!process.env.SMTP_URL) console.log(`Mail outbox (no SMTP_URL set): ${process.env.APP_URL}/dev/outbox`);
 

@@ -13,6 +13,7 @@ async function main() {
   }
   const local = await ensureDatabaseUrl();
   const port = process.env.PORT ?? "3000";
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   const next = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port], {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },

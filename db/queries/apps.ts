@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { db, type Executor } from "../client";
 import { type App, apps } from "../schema";
 
@@ -13,4 +13,18 @@ export async function insertApp(
 ): Promise<App> {
   const [row] = await ex.insert(apps).values(values).returning();
   return row!;
+}
+
+export async function listAppsByOwner(ownerAccountId: string, ex: Executor = db()) {
+  return ex
+    .select({
+      id: apps.id,
+      header: apps.header,
+      type: apps.type,
+      status: apps.status,
+      updatedAt: apps.updatedAt,
+    })
+    .from(apps)
+    .where(eq(apps.ownerAccountId, ownerAccountId))
+    .orderBy(desc(apps.updatedAt));
 }

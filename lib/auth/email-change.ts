@@ -43,7 +43,9 @@ export async function requestEmailChange(
     expiresAt: new Date(Date.now() + EMAIL_LINK_TTL_S * 1000),
   });
   try {
-    await sendMail(changeEmailMail(newEmail, actionLink({ mode: "verifyAndChangeEmail", oobCode: token })));
+    await sendMail(
+      changeEmailMail(newEmail, actionLink({ mode: "verifyAndChangeEmail", oobCode: token, newEmail })),
+    );
   } catch (err) {
     logError("email change mail failed", { err });
     throw new AppError("INTERNAL", "emailChangeFailed", "auth/send-failed");

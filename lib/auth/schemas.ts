@@ -8,8 +8,6 @@ export const SignUpBody = z.object({
   email: text(320),
   password: text(1024),
   appId: z.string().optional(),
-  continueUrl: text(2048).optional(),
-  appName: text(200).optional(),
 });
 
 export const PasswordSignInBody = z.object({

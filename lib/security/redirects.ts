@@ -21,6 +21,8 @@ export function safeRedirectPath(
   }
   if (url.origin !== origin) return fallback;
   if (url.protocol !== "http:" && url.protocol !== "https:") return fallback;
+  // Dot segments can normalise to "//evil.com" (from "/.//evil.com"): protocol-relative, another host.
+  if (url.pathname.startsWith("//")) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;
 }
 

@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { VerifyEmailPanel } from "@/components/auth/verify-email-panel";
+import { getPageSession } from "@/lib/auth/page-session";
+import { appOrigin } from "@/lib/env";
+import { safeRedirectPath } from "@/lib/security/redirects";
+
+export const metadata: Metadata = { title: "Verify your email" };
+
+export default async function VerifyEmailPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ continueUrl?: string; appName?: string }>;
+}) {
+  const { continueUrl, appName } = await searchParams;
+  const target = safeRedirectPath(continueUrl, appOrigin());
+  const session = await getPageSession();
+  if (!session)
+    redirect(
+      `/login?redirectTo=${encodeURIComponent(`/auth/verifyEmail?continueUrl=${encodeURIComponent(target)}`)}`,
+    );
+  return (
+    <VerifyEmailPanel
+      email={session.email}
+      continueUrl={target}
+      appName={appName}
+      verified={session.emailVerified}
+    />
+  );
+}

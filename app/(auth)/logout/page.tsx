@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { LogoutRunner } from "@/components/auth/logout-runner";
+
+export const metadata: Metadata = { title: "Logging out" };
+
+export default function LogoutPage() {
+  return <LogoutRunner to="/login" />;
+}

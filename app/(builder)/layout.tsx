@@ -1,0 +1,25 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { AccountSetup } from "@/components/account/account-setup";
+import { TokenRefresher } from "@/components/auth/token-refresher";
+import { BuilderShell } from "@/components/shell/builder-shell";
+import { getPageSession } from "@/lib/auth/page-session";
+import { SIDEBAR_COOKIE } from "@/lib/constants";
+
+// proxy.ts already redirects; the layout checks again because proxy only redirects pages.
+export default async function BuilderLayout({ children }: { children: React.ReactNode }) {
+  const session = await getPageSession();
+  if (!session || session.tenantId !== null || session.disabled) redirect("/login");
+  if (!session.emailVerified) redirect("/auth/verifyEmail");
+  const defaultOpen = (await cookies()).get(SIDEBAR_COOKIE)?.value !== "false";
+  const account = session.account;
+  return (
+    <BuilderShell
+      defaultOpen={defaultOpen}
+      user={{ email: session.email, plan: account?.plan ?? "lite", isAdmin: account?.isAdmin ?? false }}
+    >
+      <TokenRefresher />
+      {account ? children : <AccountSetup />}
+    </BuilderShell>
+  );
+}

@@ -1,0 +1,49 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { refreshSessionAction } from "@/app/(auth)/auth/actions";
+import { Button } from "@/components/ui/button";
+import { messages } from "@/lib/messages";
+import { ApiError, apiFetch } from "../api-client";
+import { AuthCard } from "../auth-card";
+import { FormError } from "../form-error";
+import { useOnce } from "./use-once";
+
+export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
+  const router = useRouter();
+  const [state, setState] = useState<{ done: boolean; error: string | null; next: string }>({
+    done: false,
+    error: null,
+    next: "/home",
+  });
+
+  useOnce(async () => {
+    try {
+      const { continueUrl } = await apiFetch<{ continueUrl: string }>("/api/identity/verify-email", {
+        body: { oobCode },
+      });
+      // Signed in here too? Then the session learns about it right away.
+      const session = await refreshSessionAction();
+      setState({
+        done: true,
+        error: null,
+        next: session.signedIn ? continueUrl : `/login?redirectTo=${encodeURIComponent(continueUrl)}`,
+      });
+    } catch (err) {
+      setState({
+        done: true,
+        error: err instanceof ApiError ? err.message : messages.verifyLinkInvalid,
+        next: "/login",
+      });
+    }
+  });
+
+  if (!state.done) return <AuthCard title="Verifying your email..." />;
+  return (
+    <AuthCard title={state.error ? "Verification failed" : messages.emailVerified}>
+      <FormError message={state.error} />
+      <Button onClick={() => router.replace(state.next)}>Continue</Button>
+    </AuthCard>
+  );
+}

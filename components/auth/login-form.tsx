@@ -1,0 +1,94 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { type MessageKey, messages } from "@/lib/messages";
+import { completeSignIn } from "./complete-sign-in";
+import { Field } from "./field";
+import { FormError } from "./form-error";
+import { GoogleButton } from "./google-button";
+import { ResetPasswordRequest } from "./reset-password-request";
+
+const messageFor = (code: string | undefined) =>
+  code && code in messages ? messages[code as MessageKey] : messages.invalidCredentials;
+
+/** Email + password sign-in, for builders (no appId) or end users of an app. */
+export function LoginForm({
+  appId,
+  googleEnabled,
+  signupHref,
+}: {
+  appId?: string;
+  googleEnabled: boolean;
+  signupHref: string;
+}) {
+  const router = useRouter();
+  const params = useSearchParams();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [resetOpen, setResetOpen] = useState(false);
+  const fallback = appId ? `/app/${appId}` : undefined;
+
+  const finish = async () => {
+    try {
+      await completeSignIn({
+        saleId: params.get("sale_id"),
+        redirectTo: params.get("redirectTo"),
+        fallback,
+        navigate: (p) => router.replace(p),
+      });
+    } catch (err) {
+      setError((err as Error).message);
+      setBusy(false);
+    }
+  };
+
+  const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setBusy(true);
+    setError(null);
+    const res = await signIn("password", {
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      ...(appId ? { appId } : {}),
+      redirect: false,
+    }).catch(() => null);
+    if (!res || res.error) {
+      setError(messageFor(res?.code));
+      setBusy(false);
+      return;
+    }
+    await finish();
+  };
+
+  return (
+    <div className="grid gap-4">
+      <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+        <Field id="email" label="Email" type="email" autoComplete="email" required autoFocus />
+        <Field id="password" label="Password" type="password" autoComplete="current-password" required />
+        <FormError message={error} />
+        <Button type="submit" disabled={busy}>
+          {busy ? "Logging in..." : "Log in"}
+        </Button>
+      </form>
+      {googleEnabled && <GoogleButton appId={appId} onSignedIn={() => void finish()} />}
+      <div className="flex justify-between text-sm">
+        <button
+          type="button"
+          className="text-muted-foreground underline-offset-4 hover:underline"
+          onClick={() => setResetOpen((o) => !o)}
+        >
+          Forgot password?
+        </button>
+        <Link className="underline-offset-4 hover:underline" href={signupHref}>
+          Create an account
+        </Link>
+      </div>
+      {resetOpen && <ResetPasswordRequest appId={appId} />}
+    </div>
+  );
+}

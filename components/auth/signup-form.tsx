@@ -1,0 +1,102 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { messages } from "@/lib/messages";
+import { ApiError, apiFetch } from "./api-client";
+import { completeSignIn } from "./complete-sign-in";
+import { Field } from "./field";
+import { FormError } from "./form-error";
+import { GoogleButton } from "./google-button";
+
+/** Sign-up with email and password, then straight into the sign-in path. */
+export function SignupForm({
+  appId,
+  googleEnabled,
+  loginHref,
+}: {
+  appId?: string;
+  googleEnabled: boolean;
+  loginHref: string;
+}) {
+  const router = useRouter();
+  const params = useSearchParams();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fallback = appId ? `/app/${appId}` : undefined;
+
+  const finish = async () => {
+    try {
+      await completeSignIn({
+        saleId: params.get("sale_id"),
+        redirectTo: params.get("redirectTo"),
+        fallback,
+        navigate: (p) => router.replace(p),
+      });
+    } catch (err) {
+      setError((err as Error).message);
+      setBusy(false);
+    }
+  };
+
+  const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const email = String(form.get("email") ?? "");
+    const password = String(form.get("password") ?? "");
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch("/api/identity/sign-up", {
+        body: { email, password, ...(appId ? { appId } : {}) },
+      });
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : messages.internal);
+      setBusy(false);
+      return;
+    }
+    const res = await signIn("password", {
+      email,
+      password,
+      ...(appId ? { appId } : {}),
+      redirect: false,
+    }).catch(() => null);
+    if (!res || res.error) {
+      router.replace(loginHref);
+      return;
+    }
+    await finish();
+  };
+
+  return (
+    <div className="grid gap-4">
+      <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+        <Field id="email" label="Email" type="email" autoComplete="email" required autoFocus />
+        <Field
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={128}
+        />
+        <p className="text-xs text-muted-foreground">At least 8 characters; avoid common passwords.</p>
+        <FormError message={error} />
+        <Button type="submit" disabled={busy}>
+          {busy ? "Creating account..." : "Sign up"}
+        </Button>
+      </form>
+      {googleEnabled && <GoogleButton appId={appId} onSignedIn={() => void finish()} />}
+      <p className="text-sm text-muted-foreground">
+        Already have an account?{" "}
+        <Link className="text-foreground underline-offset-4 hover:underline" href={loginHref}>
+          Log in
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { closeDb, db } from "../db/client";
+import { insertAccountIfMissing } from "../db/queries/accounts";
+import { insertApp } from "../db/queries/apps";
+import { findUserByEmail, insertUser } from "../db/queries/users";
+import { accounts, apps } from "../db/schema";
+import { hashPassword } from "../lib/auth/password";
+import { ensureAuthSecret, ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+
+// npm run db:seed - local demo data: an admin builder, a lite builder, one published app.
+export const SEED_PASSWORD = "builder-demo-2026";
+
+async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string }) {
+  const passwordHash = await hashPassword(SEED_PASSWORD);
+  const user =
+    (await findUserByEmail(null, email)) ??
+    (await insertUser({ tenantId: null, email, passwordHash, emailVerifiedAt: new Date() }))!;
+  const account = await insertAccountIfMissing({ userId: user.id, accountType: "builder", appId: null });
+  await db()
+    .update(accounts)
+    .set({ isAdmin: opts.isAdmin, plan: opts.plan })
+    .where(eq(accounts.accountId, account.accountId));
+  return account;
+}
+
+async function main() {
+  loadDotEnv();
+  ensureAuthSecret();
+  const local = await ensureDatabaseUrl();
+  const admin = await seedBuilder("admin@example.com", { isAdmin: true, plan: "moon" });
+  await seedBuilder("lite@example.com", { isAdmin: false, plan: "lite" });
+  const [existing] = await db().select().from(apps).where(eq(apps.ownerAccountId, admin.accountId));
+  const app =
+    existing ?? (await insertApp({ ownerAccountId: admin.accountId, status: "active", header: "Demo App" }));
+  console.log(
+    `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
+  );
+  await closeDb();
+  await local?.stop();
+}
+void main();
