@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { AccountSetup } from "@/components/account/account-setup";
 import { TokenRefresher } from "@/components/auth/token-refresher";
 import { BuilderShell } from "@/components/shell/builder-shell";
+import { isSidebarOpen } from "@/components/shell/sidebar-state";
 import { getPageSession } from "@/lib/auth/page-session";
 import { SIDEBAR_COOKIE } from "@/lib/constants";
 
@@ -11,7 +12,7 @@ export default async function BuilderLayout({ children }: { children: React.Reac
   const session = await getPageSession();
   if (!session || session.tenantId !== null || session.disabled) redirect("/login");
   if (!session.emailVerified) redirect("/auth/verifyEmail");
-  const defaultOpen = (await cookies()).get(SIDEBAR_COOKIE)?.value !== "false";
+  const defaultOpen = isSidebarOpen((await cookies()).get(SIDEBAR_COOKIE)?.value);
   const account = session.account;
   return (
     <BuilderShell

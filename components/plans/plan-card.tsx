@@ -1,0 +1,103 @@
+"use client";
+
+import { CheckIcon, Loader2Icon } from "lucide-react";
+import { useId } from "react";
+import { Button } from "@/components/ui/button";
+import { messages } from "@/lib/messages";
+import { type PlanCardState, planButton, priceDisplay } from "@/lib/plans/pricing";
+import type { BillingInterval, PlanCard as PlanCardData } from "@/lib/plans/schemas";
+import { cn } from "@/lib/utils";
+
+export type PlanCardProps = {
+  plan: PlanCardData;
+  state: PlanCardState;
+  interval: BillingInterval;
+  /** The label on top of a highlighted card ("Most popular", "Recommended"); null for none. */
+  highlight: string | null;
+  /** This card's checkout is starting. */
+  busy: boolean;
+  /** Another card's checkout is starting: this one waits. */
+  locked: boolean;
+  onChoose: () => void;
+  heading?: "h2" | "h3";
+};
+
+/** One plan: name, price in the chosen interval, its button in the card's state, features. */
+export function PlanCard({
+  plan,
+  state,
+  interval,
+  highlight,
+  busy,
+  locked,
+  onChoose,
+  heading: Heading = "h3",
+}: PlanCardProps) {
+  const titleId = useId();
+  const price = priceDisplay(plan, interval);
+  const button = planButton(plan, state);
+  return (
+    <section
+      aria-labelledby={titleId}
+      data-plan={plan.id}
+      data-state={state}
+      className={cn(
+        "relative flex min-w-0 flex-col gap-4 rounded-lg border border-border bg-background p-5",
+        highlight && "border-primary shadow-md ring-1 ring-primary",
+        state === "selected" && !highlight && "bg-muted/50",
+      )}
+    >
+      {highlight && (
+        <span className="absolute -top-2.5 left-5 rounded-full bg-primary px-2.5 py-0.5 text-xs font-medium text-primary-foreground">
+          {highlight}
+        </span>
+      )}
+      <div className="grid gap-1">
+        <Heading id={titleId} className="text-base font-semibold">
+          {plan.name}
+        </Heading>
+        <p className="text-sm text-muted-foreground">{plan.description}</p>
+      </div>
+      <div className="grid gap-1">
+        <p className="flex flex-wrap items-baseline gap-x-1.5">
+          {price.regular && (
+            <s className="text-sm text-muted-foreground">
+              <span className="sr-only">{messages.planRegularPrice} </span>
+              {price.regular}
+            </s>
+          )}
+          <span className="text-2xl font-semibold tracking-tight tabular-nums">{price.amount}</span>
+          {price.suffix && <span className="text-sm text-muted-foreground">{price.suffix}</span>}
+        </p>
+        {/* Same height in both intervals, so switching never moves the buttons. */}
+        <p className="flex min-h-6 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
+          <span>{price.note}</span>
+          {price.saveBadge && (
+            <span className="rounded-full bg-emerald-100 px-2 py-0.5 font-medium text-emerald-800">
+              {price.saveBadge}
+            </span>
+          )}
+        </p>
+      </div>
+      <Button
+        type="button"
+        variant={state === "upgrade" || (state === "none" && button.enabled) ? "default" : "outline"}
+        disabled={!button.enabled || locked || busy}
+        aria-busy={busy || undefined}
+        onClick={onChoose}
+        className="w-full"
+      >
+        {busy && <Loader2Icon aria-hidden className="animate-spin motion-reduce:animate-none" />}
+        {button.label}
+      </Button>
+      <ul className="grid gap-2 text-sm">
+        {plan.features.map((feature) => (
+          <li key={feature} className="flex gap-2">
+            <CheckIcon aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+            <span>{feature}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

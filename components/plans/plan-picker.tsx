@@ -1,0 +1,99 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { messages } from "@/lib/messages";
+import { bestYearlySavings, currentPlanId, defaultInterval, planCardState } from "@/lib/plans/pricing";
+import type { BillingInterval, PlanCard as PlanCardData } from "@/lib/plans/schemas";
+import { cn } from "@/lib/utils";
+import { BillingToggle } from "./billing-toggle";
+import { PlanCard } from "./plan-card";
+import { startCheckout } from "./start-checkout";
+
+export type ChoosePlan = (planId: string, interval: BillingInterval) => Promise<boolean>;
+
+export type PlanPickerProps = {
+  plans: PlanCardData[];
+  /** The account's plan; null when unknown (the cards then show no current/upgrade state). */
+  accountPlan: string | null;
+  /** A plan to point at (the one that lifts a limit, or ?plan= on /joinplan). */
+  highlightPlanId?: string;
+  /** "single": only the highlighted plan, with a way to compare all; "row": every plan. */
+  layout?: "single" | "row";
+  /** Resolves true when the page is leaving for checkout (the button then stays busy). */
+  onChoose?: ChoosePlan;
+  cardHeading?: "h2" | "h3";
+};
+
+/** The billing toggle and the plan cards, shared by the upgrade dialog and /joinplan. */
+export function PlanPicker({
+  plans,
+  accountPlan,
+  highlightPlanId,
+  layout = "row",
+  onChoose = startCheckout,
+  cardHeading,
+}: PlanPickerProps) {
+  const [interval, setBillingInterval] = useState<BillingInterval>(() => defaultInterval(plans));
+  const highlighted = plans.find((p) => p.id === highlightPlanId);
+  const [showAll, setShowAll] = useState(layout === "row" || !highlighted);
+  const [busyPlan, setBusyPlan] = useState<string | null>(null);
+
+  const current = currentPlanId(plans, accountPlan);
+  const visible = showAll || !highlighted ? plans : [highlighted];
+  const hasYearly = defaultInterval(plans) === "yearly";
+
+  const choose = async (planId: string) => {
+    setBusyPlan(planId);
+    const leaving = await onChoose(planId, interval);
+    if (!leaving) setBusyPlan(null);
+  };
+
+  const highlightLabel = (plan: PlanCardData): string | null => {
+    if (highlighted) return plan.id === highlighted.id ? messages.planRecommended : null;
+    return plan.isMostPopular ? messages.planMostPopular : null;
+  };
+
+  return (
+    <div className="grid gap-6">
+      {hasYearly && (
+        <BillingToggle
+          value={interval}
+          onValueChange={setBillingInterval}
+          bestSavings={bestYearlySavings(visible)}
+          className="justify-self-center"
+        />
+      )}
+      <div className="@container">
+        <ul
+          className={cn(
+            "grid gap-4 pt-2",
+            visible.length === 1
+              ? "mx-auto w-full max-w-sm"
+              : "@xl:grid-cols-2 @3xl:grid-cols-3 @4xl:auto-cols-fr @4xl:grid-flow-col @4xl:grid-cols-none",
+          )}
+        >
+          {visible.map((plan) => (
+            <li key={plan.id} className="grid">
+              <PlanCard
+                plan={plan}
+                state={planCardState(plan, current)}
+                interval={interval}
+                highlight={highlightLabel(plan)}
+                busy={busyPlan === plan.id}
+                locked={busyPlan !== null && busyPlan !== plan.id}
+                onChoose={() => void choose(plan.id)}
+                heading={cardHeading}
+              />
+            </li>
+          ))}
+        </ul>
+      </div>
+      {!showAll && (
+        <Button type="button" variant="link" className="justify-self-center" onClick={() => setShowAll(true)}>
+          {messages.planCompareAll}
+        </Button>
+      )}
+    </div>
+  );
+}
