@@ -22,6 +22,9 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/support/global-db.ts"],
+          // next-auth's ESM imports "next/server" without an extension, which Node's own
+          // resolver refuses; inlined, Vite resolves it and the Auth.js route runs in-process.
+          server: { deps: { inline: ["next-auth"] } },
           setupFiles: ["tests/support/worker-db.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,

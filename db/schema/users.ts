@@ -23,7 +23,7 @@ export const users = pgTable(
     name: text("name"),
     googleSub: text("google_sub"),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
-    // Bumped when every existing session must end (password reset, email change).
+    // Bumped when every existing session must end (a password reset).
     sessionVersion: integer("session_version").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -4,7 +4,7 @@ import { findUserByEmail, findUserById, updateUser } from "@/db/queries/users";
 import { AppError } from "@/lib/api/errors";
 import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
-import { actionLink, changeEmailMail } from "@/lib/email/templates";
+import { actionLink, changeEmailMail, emailChangedNoticeMail } from "@/lib/email/templates";
 import { logError } from "@/lib/log";
 import { assertLoginAllowed, assertMailSendAllowed, recordLoginFailure } from "@/lib/security/rate-limit";
 import { hashSecret, randomToken } from "./codes-crypto";
@@ -72,5 +72,9 @@ export async function completeEmailChange(input: {
     if ((err as { cause?: { code?: string }; code?: string }).cause?.code === "23505") throw inUse();
     throw err;
   }
+  // The old address hears of it, so a hijacked session can't move an account silently.
+  await sendMail(emailChangedNoticeMail(user.email, newEmail)).catch((err) =>
+    logError("email change notice failed", { err }),
+  );
   return { email: newEmail };
 }

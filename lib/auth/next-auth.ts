@@ -95,19 +95,20 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
       const user = await googleSignIn(tenant, profile);
       return Boolean(user);
     },
-    async jwt({ token, user, account, profile, trigger }) {
+    async jwt({ token, user, account, profile }) {
       if (account?.provider === "google") {
         const tenant = (await cookies()).get(OAUTH_APP_COOKIE)?.value || null;
         const u = await googleSignIn(tenant, profile);
-        return u ? { ...token, ...claimsFor(u) } : token;
+        return u ? { ...token, ...claimsFor(u) } : null;
       }
       if (user && "claims" in user) return { ...token, ...(user as ClaimsUser).claims };
-      if (trigger === "update" && typeof token.sub === "string") {
-        // After verification or an email change the cookie is re-issued with fresh claims.
-        const u = await findUserById(token.sub);
-        return u ? { ...token, ...claimsFor(u) } : token;
-      }
-      return token;
+      // Every later read of the session checks the user again, like the route wrapper does:
+      // a deleted or disabled user, or a token from before a password reset, is signed out.
+      const t = token as unknown as Partial<SessionClaims>;
+      const u = typeof t.sub === "string" ? await findUserById(t.sub) : undefined;
+      if (!u || u.disabledAt || u.sessionVersion !== t.sv || u.tenantId !== t.tid) return null;
+      // Fresh claims (verified email, new address) whenever the session is read or updated.
+      return { ...token, ...claimsFor(u) };
     },
     session({ session, token }) {
       const t = token as unknown as SessionClaims;

@@ -54,3 +54,15 @@ export function magicCodeMail(to: string, code: string, link: string, appName: s
     { href: link, label: `Sign in to ${appName}` },
   );
 }
+
+export function emailChangedNoticeMail(oldEmail: string, newEmail: string): Mail {
+  return layout(
+    oldEmail,
+    "Your sign-in email was changed",
+    [
+      `Your account now signs in with ${newEmail}.`,
+      "If you didn't do this, reset your password and contact us.",
+    ],
+    { href: new URL("/login", appOrigin()).toString(), label: "Log in" },
+  );
+}
