@@ -50,3 +50,11 @@ export const PLAN_SAVE_BADGE_MIN_PERCENT = 10;
 /** "goto=upgrade_app_plan (opens the upgrade dialog)" (spec 1 §2) */
 export const UPGRADE_GOTO_PARAM = "goto";
 export const UPGRADE_GOTO_VALUE = "upgrade_app_plan";
+
+/** "The account is refetched after payment, polled every 4000 ms up to 15 tries." (spec 2) */
+export const PAYMENT_REFETCH_INTERVAL_MS = 4000;
+export const PAYMENT_REFETCH_TRIES = 15;
+/** "sale_id (after payment)" (spec 1 §2): the checkout session id on the return to /home. */
+export const SALE_ID_PARAM = "sale_id";
+/** Stripe webhook signatures older than this are refused (Stripe's own default tolerance). */
+export const STRIPE_WEBHOOK_TOLERANCE_S = 300;

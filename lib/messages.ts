@@ -110,6 +110,19 @@ export const messages = {
   upgradeReasonLiveTools: "You've reached your plan's limit of live tools. Upgrade to activate more.",
   upgradeReasonToolsPerApp: "You've reached your plan's limit of tools per app. Upgrade to add more.",
   upgradeReasonCustomFields: "You've reached your plan's limit of input fields. Upgrade to add more.",
+
+  // Payments: checkout and Stripe webhooks (our own wording; the spec says only "external checkout")
+  paymentsNotConfigured: "Payments are not configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET",
+  planPriceNotConfigured: "Payments for {plan} ({interval}) are not configured: set {variable}",
+  checkoutUnknownPlan: "This plan does not exist",
+  checkoutFreePlan: "The free plan needs no payment",
+  checkoutIntervalNotOffered: "{plan} is not offered with {interval} billing",
+  checkoutFailed: "Couldn't start the checkout, try again later",
+  paymentNotFound: "Payment not found",
+  webhookSignatureInvalid: "Invalid Stripe signature",
+  paymentPlanActive: "Payment received: you're now on the {plan} plan",
+  paymentStillProcessing: "Your payment is still being processed. Your plan will update shortly.",
+  paymentNotCompleted: "The payment was not completed, so your plan has not changed",
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -2,6 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { AccountSetup } from "@/components/account/account-setup";
 import { TokenRefresher } from "@/components/auth/token-refresher";
+import { UpgradeDialogHost } from "@/components/plans/upgrade-dialog-host";
 import { BuilderShell } from "@/components/shell/builder-shell";
 import { isSidebarOpen } from "@/components/shell/sidebar-state";
 import { getPageSession } from "@/lib/auth/page-session";
@@ -20,6 +21,7 @@ export default async function BuilderLayout({ children }: { children: React.Reac
       user={{ email: session.email, plan: account?.plan ?? "lite", isAdmin: account?.isAdmin ?? false }}
     >
       <TokenRefresher />
+      <UpgradeDialogHost />
       {account ? children : <AccountSetup />}
     </BuilderShell>
   );

@@ -1,7 +1,6 @@
 "use client";
 
 import { CheckIcon, Loader2Icon } from "lucide-react";
-import { useId } from "react";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
 import { type PlanCardState, planButton, priceDisplay } from "@/lib/plans/pricing";
@@ -22,7 +21,11 @@ export type PlanCardProps = {
   heading?: "h2" | "h3";
 };
 
-/** One plan: name, price in the chosen interval, its button in the card's state, features. */
+/**
+ * One plan: name, price in the chosen interval, its button in the card's state, features.
+ * A list item whose four parts sit on the rows of the parent grid (subgrid), so prices,
+ * buttons and features line up across the cards whatever the text lengths.
+ */
 export function PlanCard({
   plan,
   state,
@@ -33,16 +36,14 @@ export function PlanCard({
   onChoose,
   heading: Heading = "h3",
 }: PlanCardProps) {
-  const titleId = useId();
   const price = priceDisplay(plan, interval);
   const button = planButton(plan, state);
   return (
-    <section
-      aria-labelledby={titleId}
+    <li
       data-plan={plan.id}
       data-state={state}
       className={cn(
-        "relative flex min-w-0 flex-col gap-4 rounded-lg border border-border bg-background p-5",
+        "relative row-span-4 grid min-w-0 grid-rows-subgrid gap-4 rounded-lg border border-border bg-background p-4",
         highlight && "border-primary shadow-md ring-1 ring-primary",
         state === "selected" && !highlight && "bg-muted/50",
       )}
@@ -53,12 +54,10 @@ export function PlanCard({
         </span>
       )}
       <div className="grid gap-1">
-        <Heading id={titleId} className="text-base font-semibold">
-          {plan.name}
-        </Heading>
+        <Heading className="text-base font-semibold">{plan.name}</Heading>
         <p className="text-sm text-muted-foreground">{plan.description}</p>
       </div>
-      <div className="grid gap-1">
+      <div className="grid content-start gap-1">
         <p className="flex flex-wrap items-baseline gap-x-1.5">
           {price.regular && (
             <s className="text-sm text-muted-foreground">
@@ -85,12 +84,12 @@ export function PlanCard({
         disabled={!button.enabled || locked || busy}
         aria-busy={busy || undefined}
         onClick={onChoose}
-        className="w-full"
+        className="h-auto min-h-9 w-full whitespace-normal py-2 text-center"
       >
         {busy && <Loader2Icon aria-hidden className="animate-spin motion-reduce:animate-none" />}
         {button.label}
       </Button>
-      <ul className="grid gap-2 text-sm">
+      <ul className="grid content-start gap-2 text-sm">
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2">
             <CheckIcon aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
@@ -98,6 +97,6 @@ export function PlanCard({
           </li>
         ))}
       </ul>
-    </section>
+    </li>
   );
 }

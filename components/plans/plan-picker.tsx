@@ -1,5 +1,6 @@
 "use client";
 
+import type * as React from "react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
@@ -66,26 +67,26 @@ export function PlanPicker({
       )}
       <div className="@container">
         <ul
+          style={{ "--plan-count": visible.length } as React.CSSProperties}
           className={cn(
-            "grid gap-4 pt-2",
+            "grid gap-x-4 gap-y-6 pt-2",
             visible.length === 1
               ? "mx-auto w-full max-w-sm"
-              : "@xl:grid-cols-2 @3xl:grid-cols-3 @4xl:auto-cols-fr @4xl:grid-flow-col @4xl:grid-cols-none",
+              : "@xl:grid-cols-2 @3xl:grid-cols-3 @4xl:grid-cols-[repeat(var(--plan-count),minmax(0,1fr))]",
           )}
         >
           {visible.map((plan) => (
-            <li key={plan.id} className="grid">
-              <PlanCard
-                plan={plan}
-                state={planCardState(plan, current)}
-                interval={interval}
-                highlight={highlightLabel(plan)}
-                busy={busyPlan === plan.id}
-                locked={busyPlan !== null && busyPlan !== plan.id}
-                onChoose={() => void choose(plan.id)}
-                heading={cardHeading}
-              />
-            </li>
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              state={planCardState(plan, current)}
+              interval={interval}
+              highlight={highlightLabel(plan)}
+              busy={busyPlan === plan.id}
+              locked={busyPlan !== null && busyPlan !== plan.id}
+              onChoose={() => void choose(plan.id)}
+              heading={cardHeading}
+            />
           ))}
         </ul>
       </div>

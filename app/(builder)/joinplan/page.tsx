@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import { PlanPicker } from "@/components/plans/plan-picker";
+import { getPageSession } from "@/lib/auth/page-session";
+import { messages } from "@/lib/messages";
+import { listPlanCards } from "@/lib/plans/plan-cards";
+
+export const metadata: Metadata = { title: messages.joinPlanTitle };
+
+// /joinplan?plan= - the plan cards inline; ?plan= (a card's link) highlights that plan.
+export default async function JoinPlanPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ plan?: string | string[] }>;
+}) {
+  const session = await getPageSession();
+  const { plans } = listPlanCards();
+  const { plan } = await searchParams;
+  const highlight = plans.find((p) => p.id === plan)?.id;
+  return (
+    <div className="mx-auto grid w-full max-w-7xl gap-8 p-6">
+      <div className="grid gap-1 text-center">
+        <h1 className="text-2xl font-semibold tracking-tight">{messages.joinPlanTitle}</h1>
+        <p className="text-sm text-muted-foreground">{messages.joinPlanDescription}</p>
+      </div>
+      <PlanPicker
+        plans={plans}
+        accountPlan={session?.account?.plan ?? null}
+        highlightPlanId={highlight}
+        cardHeading="h2"
+      />
+    </div>
+  );
+}

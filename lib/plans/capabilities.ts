@@ -1,0 +1,87 @@
+import { FREE_PLAN_ID, findPlan, type PlanId } from "./catalogue";
+
+// The ONE place where a plan's limits and features are decided. Every check in the product
+// (routes, services, UI) asks getPlanCapabilities or the helpers below; no other file compares
+// plan names.
+
+export type PlanCapabilities = {
+  /** "A lite account may hold at most 1 data item" (spec 1 §5). */
+  maxDataItems: number;
+  /** "Maximum size is the base size on lite and twice that on paid plans" (spec 1 §5). */
+  maxUploadBytes: number;
+  /** "The connector allows 5 files on paid and 1 on lite" (spec 1 §5). */
+  maxConnectorFiles: number;
+  /** "Web scraper depth: 2 on lite, 3 otherwise" (spec 1 §9). */
+  webScraperMaxDepth: number;
+  /** "Pages: 20 on lite, 50 on explorer, 100 otherwise" (spec 1 §9). */
+  webScraperMaxPages: number;
+  /** "Photo is for paid plans only" (spec 1 §5). */
+  photoFields: boolean;
+  /** Lite sees 'Upgrade your plan to edit tool settings' (spec 1 §6). */
+  editToolSettings: boolean;
+  /** Paid plans "hide the watermark by default" (spec 1 §6). */
+  hideWatermarkByDefault: boolean;
+  /** Generated-app settings show for "paid tier moon and above" (spec 2). */
+  generatedAppSettings: boolean;
+  /** Tools that may be active (live) at once across the account (spec 2: "the plan's live tool limit"). */
+  maxLiveActiveTools: number;
+  /** "the maximum number of tools allowed per app ({n})" (spec 2). */
+  maxToolsPerApp: number;
+  /** Input fields a builder may add to one tool (spec 2: "Max custom fields"). */
+  maxCustomFields: number;
+};
+
+const MB = 1024 * 1024;
+/** The base upload size of spec 1 §5 ("value not shown"): our choice, 10 MB. */
+export const BASE_UPLOAD_BYTES = 10 * MB;
+
+// Per-plan numbers the spec leaves open ("not shown"); our choice, recorded in docs/decisions.md.
+const tierLimits: Record<
+  PlanId,
+  Pick<PlanCapabilities, "maxDataItems" | "maxLiveActiveTools" | "maxToolsPerApp" | "maxCustomFields">
+> = {
+  lite: { maxDataItems: 1, maxLiveActiveTools: 1, maxToolsPerApp: 3, maxCustomFields: 5 },
+  explorer: { maxDataItems: 25, maxLiveActiveTools: 5, maxToolsPerApp: 10, maxCustomFields: 15 },
+  monetizer: { maxDataItems: 100, maxLiveActiveTools: 20, maxToolsPerApp: 20, maxCustomFields: 25 },
+  moon: { maxDataItems: 500, maxLiveActiveTools: 50, maxToolsPerApp: 30, maxCustomFields: 40 },
+  agency: { maxDataItems: 2000, maxLiveActiveTools: 200, maxToolsPerApp: 50, maxCustomFields: 60 },
+};
+
+/** The plan's rank in the tier order (lite 0); an unknown plan ranks as lite. */
+export function planRank(plan: string): number {
+  return findPlan(plan).rank;
+}
+
+/** Every plan above the free one is paid; an unknown plan is not. */
+export function isPaidPlan(plan: string): boolean {
+  return planRank(plan) > planRank(FREE_PLAN_ID);
+}
+
+/** Limits and features of a plan; an unknown plan gets lite's. */
+export function getPlanCapabilities(plan: string): PlanCapabilities {
+  const { id, rank } = findPlan(plan);
+  const paid = isPaidPlan(id);
+  return {
+    ...tierLimits[id],
+    maxUploadBytes: paid ? 2 * BASE_UPLOAD_BYTES : BASE_UPLOAD_BYTES,
+    maxConnectorFiles: paid ? 5 : 1,
+    webScraperMaxDepth: paid ? 3 : 2,
+    webScraperMaxPages: id === "lite" ? 20 : id === "explorer" ? 50 : 100,
+    photoFields: paid,
+    editToolSettings: paid,
+    hideWatermarkByDefault: paid,
+    generatedAppSettings: rank >= planRank("moon"),
+  };
+}
+
+/**
+ * "The builder account view applies when accountType is builder and (hasBusinessInfo is true
+ * or the plan is not lite)" (spec 1 §6).
+ */
+export function isBuilderAccountView(account: {
+  accountType: string;
+  hasBusinessInfo: boolean;
+  plan: string;
+}): boolean {
+  return account.accountType === "builder" && (account.hasBusinessInfo || isPaidPlan(account.plan));
+}

@@ -1,0 +1,34 @@
+import { isPaidPlan } from "./capabilities";
+import { PLAN_CATALOGUE, type PlanDefinition } from "./catalogue";
+import { planFeatures } from "./features";
+import type { PlanCard } from "./schemas";
+
+/** The page where a plan can be picked; shareable, and the link a plan card carries. */
+export function planLink(planId: string): string {
+  return `/joinplan?plan=${encodeURIComponent(planId)}`;
+}
+
+export function toPlanCard(plan: PlanDefinition): PlanCard {
+  return {
+    id: plan.id,
+    name: plan.name,
+    price: plan.price,
+    priceYearly: plan.priceYearly,
+    discountedPrice: plan.discountedPrice ?? null,
+    oneTimePayment: plan.oneTimePayment ?? null,
+    description: plan.description,
+    isMostPopular: plan.isMostPopular,
+    buttonText: plan.buttonText,
+    link: isPaidPlan(plan.id) ? planLink(plan.id) : null,
+    features: planFeatures(plan.id),
+  };
+}
+
+/**
+ * GET /api/app/paidPlans: every plan card in tier order, the free one included (the dialog
+ * shows it as the current plan, or disabled under a paid one). `appId` is accepted as context
+ * for per-app offers later; the catalogue is the same for every app today.
+ */
+export function listPlanCards(_appId?: string): { plans: PlanCard[] } {
+  return { plans: [...PLAN_CATALOGUE].sort((a, b) => a.rank - b.rank).map(toPlanCard) };
+}
