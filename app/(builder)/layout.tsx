@@ -2,6 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { AccountSetup } from "@/components/account/account-setup";
 import { TokenRefresher } from "@/components/auth/token-refresher";
+import { PaymentReturn } from "@/components/billing/payment-return";
 import { UpgradeDialogHost } from "@/components/plans/upgrade-dialog-host";
 import { BuilderShell } from "@/components/shell/builder-shell";
 import { isSidebarOpen } from "@/components/shell/sidebar-state";
@@ -22,6 +23,7 @@ export default async function BuilderLayout({ children }: { children: React.Reac
     >
       <TokenRefresher />
       <UpgradeDialogHost />
+      <PaymentReturn />
       {account ? children : <AccountSetup />}
     </BuilderShell>
   );

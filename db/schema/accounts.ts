@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { apps } from "./apps";
 import { users } from "./users";
@@ -15,6 +16,10 @@ export const accounts = pgTable("accounts", {
   subscriptionId: text("subscription_id"),
   planSubscriptionStatus: text("plan_subscription_status"),
   planSubscriptionCancelledAt: timestamp("plan_subscription_cancelled_at", { withTimezone: true }),
+  /** Stripe customer of the builder (cus_...), reused by the next checkout. */
+  stripeCustomerId: text("stripe_customer_id"),
+  /** Paid invoices (in_...) of the subscription, and one-time payments (pi_...), oldest first. */
+  subscriptionPaymentsIds: text("subscription_payments_ids").array().notNull().default(sql`'{}'::text[]`),
   appId: uuid("app_id").references(() => apps.id, { onDelete: "cascade" }),
   hasBusinessInfo: boolean("has_business_info").notNull().default(false),
   hasPaidAppPackage: boolean("has_paid_app_package").notNull().default(false),
@@ -25,17 +30,21 @@ export const accounts = pgTable("accounts", {
 
 export type Account = typeof accounts.$inferSelect;
 
-// A checkout started before its buyer has an account: account/create answers 401 for its
-// sale_id until the payment webhook marks it paid.
+// A Stripe Checkout Session (sale_id = its id, cs_...), recorded when POST /api/billing/checkout
+// creates it. account/create answers 401 for its sale_id until the payment webhook marks it paid.
+// expired: the buyer never paid (checkout.session.expired); failed: a delayed payment failed.
 export const checkoutSales = pgTable("checkout_sales", {
   saleId: text("sale_id").primaryKey(),
   userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
   email: text("email"),
   plan: text("plan").notNull(),
-  status: text("status", { enum: ["pending", "paid", "failed"] })
+  interval: text("interval", { enum: ["monthly", "yearly"] }),
+  status: text("status", { enum: ["pending", "paid", "failed", "expired"] })
     .notNull()
     .default("pending"),
   paymentId: text("payment_id"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp("paid_at", { withTimezone: true }),
 });
+
+export type CheckoutSale = typeof checkoutSales.$inferSelect;

@@ -138,6 +138,20 @@ export const rows: Row[] = [
     expect: everyone(404),
   },
   {
+    file: "app/api/billing/checkout/route.ts",
+    method: "GET",
+    who: "builders; only their own sale (anybody else's is not found)",
+    request: () => ({ path: "/api/billing/checkout?sale_id=cs_test_matrix_unknown" }),
+    expect: buildersOnly(404),
+  },
+  {
+    file: "app/api/billing/checkout/route.ts",
+    method: "POST",
+    who: "builders, for themselves; the free plan needs no checkout (400, no Stripe call)",
+    request: () => ({ path: "/api/billing/checkout", body: { planId: "lite", interval: "monthly" } }),
+    expect: buildersOnly(400),
+  },
+  {
     file: "app/api/dev/outbox/route.ts",
     method: "GET",
     who: "anybody outside production; 404 in production",
@@ -280,6 +294,16 @@ export const rows: Row[] = [
     request: (w) => ({
       path: `/api/live_api/account/validateOtp?appId=${w.appA.id}`,
       body: { email: uniqueEmail(), otp: "000000" },
+    }),
+    expect: everyone(400),
+  },
+  {
+    file: "app/api/webhooks/stripe/route.ts",
+    method: "POST",
+    who: "Stripe: the signature over the raw body is the authorization; unsigned requests are refused",
+    request: () => ({
+      path: "/api/webhooks/stripe",
+      body: { id: "evt_matrix", type: "checkout.session.completed" },
     }),
     expect: everyone(400),
   },

@@ -1,0 +1,120 @@
+import "server-only";
+import Stripe from "stripe";
+import { findCheckoutSaleOfUser, findStripeCustomerId, insertCheckoutSale } from "@/db/queries/billing";
+import { AppError } from "@/lib/api/errors";
+import type { Session } from "@/lib/auth/session";
+import { MAIN_PAGE, SALE_ID_PARAM, UPGRADE_GOTO_PARAM, UPGRADE_GOTO_VALUE } from "@/lib/constants";
+import { appOrigin } from "@/lib/env";
+import { logError } from "@/lib/log";
+import { isPaidPlan } from "@/lib/plans/capabilities";
+import { findPlan, isPlanId } from "@/lib/plans/catalogue";
+import { stripePriceEnvName, stripePriceId } from "@/lib/plans/stripe-prices";
+import { filledError } from "./errors";
+import type { CheckoutRequest, SaleStatus } from "./schemas";
+import { assertPaymentsConfigured, stripeClient } from "./stripe";
+
+/**
+ * POST /api/billing/checkout: a Stripe Checkout Session for a paid plan, recorded as a pending
+ * sale. The buyer comes back to /home?sale_id={the session id}; nothing changes until Stripe's
+ * signed webhook says the payment went through.
+ */
+export async function createCheckout(session: Session, body: CheckoutRequest): Promise<{ url: string }> {
+  if (!isPlanId(body.planId)) throw new AppError("BAD_REQUEST", "checkoutUnknownPlan", "UNKNOWN_PLAN");
+  const plan = findPlan(body.planId);
+  if (!isPaidPlan(plan.id)) throw new AppError("BAD_REQUEST", "checkoutFreePlan", "FREE_PLAN");
+  const oneTime = plan.oneTimePayment !== undefined;
+  if (!oneTime && body.interval === "yearly" && plan.priceYearly === null) {
+    throw filledError(
+      "BAD_REQUEST",
+      "checkoutIntervalNotOffered",
+      { plan: plan.name, interval: body.interval },
+      "INTERVAL_NOT_OFFERED",
+    );
+  }
+  assertPaymentsConfigured();
+  const price = stripePriceId(plan.id, body.interval);
+  if (!price) {
+    // A deployment that sells the plan but has not set its price: say which variable is missing.
+    throw filledError(
+      "NOT_CONFIGURED",
+      "planPriceNotConfigured",
+      { plan: plan.name, interval: body.interval, variable: stripePriceEnvName(plan.id, body.interval) },
+      "PRICE_NOT_CONFIGURED",
+    );
+  }
+
+  const metadata: Record<string, string> = {
+    userId: session.userId,
+    planId: plan.id,
+    interval: body.interval,
+    ...(session.account ? { accountId: session.account.accountId } : {}),
+  };
+  const customer = session.account ? await findStripeCustomerId(session.account.accountId) : null;
+  // Links are built from APP_URL, never from the request's Host header. Stripe replaces
+  // {CHECKOUT_SESSION_ID} itself, so it is written literally, not URL-encoded.
+  const origin = appOrigin();
+  const params: Stripe.Checkout.SessionCreateParams = {
+    mode: oneTime ? "payment" : "subscription",
+    line_items: [{ price, quantity: 1 }],
+    client_reference_id: session.userId,
+    ...(customer ? { customer } : { customer_email: session.email }),
+    metadata,
+    ...(oneTime
+      ? { payment_intent_data: { metadata }, ...(customer ? {} : { customer_creation: "always" as const }) }
+      : { subscription_data: { metadata } }),
+    success_url: `${origin}${MAIN_PAGE}?${SALE_ID_PARAM}={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${origin}${MAIN_PAGE}?${UPGRADE_GOTO_PARAM}=${UPGRADE_GOTO_VALUE}`,
+  };
+
+  let checkout: Stripe.Checkout.Session;
+  try {
+    checkout = await createSession(params, session.email);
+  } catch (err) {
+    logError("stripe checkout session failed", { err, userId: session.userId, plan: plan.id });
+    throw new AppError("INTERNAL", "checkoutFailed", "CHECKOUT_FAILED");
+  }
+  if (!checkout.url) {
+    logError("stripe checkout session has no url", { sessionId: checkout.id });
+    throw new AppError("INTERNAL", "checkoutFailed", "CHECKOUT_FAILED");
+  }
+  await insertCheckoutSale({
+    saleId: checkout.id,
+    userId: session.userId,
+    email: session.email,
+    plan: plan.id,
+    interval: body.interval,
+  });
+  return { url: checkout.url };
+}
+
+/**
+ * Creates the session. A remembered customer Stripe no longer knows (deleted, or kept from
+ * test mode after switching to live keys) must not block every later checkout: the session is
+ * then made for the email address, and its completion records the new customer.
+ */
+async function createSession(params: Stripe.Checkout.SessionCreateParams, email: string) {
+  const stripe = stripeClient();
+  try {
+    return await stripe.checkout.sessions.create(params);
+  } catch (err) {
+    if (
+      !(params.customer && err instanceof Stripe.errors.StripeInvalidRequestError && err.param === "customer")
+    ) {
+      throw err;
+    }
+    const { customer: _gone, ...rest } = params;
+    const oneTime = params.mode === "payment";
+    return stripe.checkout.sessions.create({
+      ...rest,
+      customer_email: email,
+      ...(oneTime ? { customer_creation: "always" } : {}),
+    });
+  }
+}
+
+/** GET /api/billing/checkout?sale_id=: where the caller's own sale stands. */
+export async function getSaleStatus(session: Session, saleId: string): Promise<SaleStatus> {
+  const sale = await findCheckoutSaleOfUser(saleId, session.userId);
+  if (!sale) throw new AppError("NOT_FOUND", "paymentNotFound", "SALE_NOT_FOUND");
+  return { saleId: sale.saleId, status: sale.status, plan: sale.plan };
+}

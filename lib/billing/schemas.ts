@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { BillingInterval } from "@/lib/plans/schemas";
+
+// Shapes of the payment routes. The upgrade dialog sends lib/plans/schemas.ts' CheckoutBody;
+// the route accepts any plan name so that an unknown one gets its own clear message.
+
+/** POST /api/billing/checkout */
+export const CheckoutRequest = z.object({
+  planId: z.string().trim().min(1).max(64),
+  interval: BillingInterval,
+});
+export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
+
+/** GET /api/billing/checkout?sale_id= */
+export const SaleQuery = z.object({ sale_id: z.string().trim().min(1).max(255) });
+
+export const SaleStatus = z.object({
+  saleId: z.string(),
+  status: z.enum(["pending", "paid", "failed", "expired"]),
+  plan: z.string(),
+});
+export type SaleStatus = z.infer<typeof SaleStatus>;
