@@ -22,8 +22,16 @@ export async function startOidcServer(opts: { port?: number } = {}): Promise<Oid
   const clientSecret = "test-google-secret";
   const { publicKey, privateKey } = await generateKeyPair("RS256");
   const jwk = { ...(await exportJWK(publicKey)), kid: "test-key", alg: "RS256", use: "sig" };
-  let user: OidcUser = { sub: "google-user-1", email: "google.user@example.com", name: "Google User", email_verified: true };
-  const codes = new Map<string, { challenge?: string; nonce?: string; redirectUri: string; user: OidcUser }>();
+  let user: OidcUser = {
+    sub: "google-user-1",
+    email: "google.user@example.com",
+    name: "Google User",
+    email_verified: true,
+  };
+  const codes = new Map<
+    string,
+    { challenge?: string; nonce?: string; redirectUri: string; user: OidcUser }
+  >();
   const accessTokens = new Map<string, OidcUser>();
 
   const server = http.createServer(async (req, res) => {
@@ -56,10 +64,16 @@ export async function startOidcServer(opts: { port?: number } = {}): Promise<Oid
       }
       if (url.pathname === "/authorize") {
         const p = url.searchParams;
-        if (p.get("client_id") !== clientId || p.get("response_type") !== "code") return send(400, { error: "invalid_request" });
+        if (p.get("client_id") !== clientId || p.get("response_type") !== "code")
+          return send(400, { error: "invalid_request" });
         const redirectUri = p.get("redirect_uri") ?? "";
         const code = crypto.randomBytes(16).toString("hex");
-        codes.set(code, { challenge: p.get("code_challenge") ?? undefined, nonce: p.get("nonce") ?? undefined, redirectUri, user });
+        codes.set(code, {
+          challenge: p.get("code_challenge") ?? undefined,
+          nonce: p.get("nonce") ?? undefined,
+          redirectUri,
+          user,
+        });
         const back = new URL(redirectUri);
         back.searchParams.set("code", code);
         if (p.get("state")) back.searchParams.set("state", p.get("state")!);
@@ -69,12 +83,16 @@ export async function startOidcServer(opts: { port?: number } = {}): Promise<Oid
       if (url.pathname === "/token" && req.method === "POST") {
         const form = new URLSearchParams(await readBody(req));
         const basic = req.headers.authorization?.startsWith("Basic ")
-          ? Buffer.from(req.headers.authorization.slice(6), "base64").toString().split(":").map(decodeURIComponent)
+          ? Buffer.from(req.headers.authorization.slice(6), "base64")
+              .toString()
+              .split(":")
+              .map(decodeURIComponent)
           : [form.get("client_id"), form.get("client_secret")];
         if (basic[0] !== clientId || basic[1] !== clientSecret) return send(401, { error: "invalid_client" });
         const grant = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? "");
-        if (!grant || grant.redirectUri !== form.get("redirect_uri")) return send(400, { error: "invalid_grant" });
+        if (!grant || grant.redirectUri !== form.get("redirect_uri"))
+          return send(400, { error: "invalid_grant" });
         if (grant.challenge) {
           const verifier = form.get("code_verifier") ?? "";
           const hashed = crypto.createHash("sha256").update(verifier).digest("base64url");
@@ -90,7 +108,13 @@ export async function startOidcServer(opts: { port?: number } = {}): Promise<Oid
           .setIssuedAt()
           .setExpirationTime("5m")
           .sign(privateKey);
-        return send(200, { access_token: accessToken, token_type: "Bearer", expires_in: 300, id_token: idToken, scope: "openid email profile" });
+        return send(200, {
+          access_token: accessToken,
+          token_type: "Bearer",
+          expires_in: 300,
+          id_token: idToken,
+          scope: "openid email profile",
+        });
       }
       if (url.pathname === "/userinfo") {
         const u = accessTokens.get(req.headers.authorization?.replace(/^Bearer /, "") ?? "");
