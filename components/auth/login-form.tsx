@@ -1,16 +1,15 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { type MessageKey, messages } from "@/lib/messages";
-import { completeSignIn } from "./complete-sign-in";
 import { Field } from "./field";
 import { FormError } from "./form-error";
 import { GoogleButton } from "./google-button";
 import { ResetPasswordRequest } from "./reset-password-request";
+import { useSignInFlow } from "./use-sign-in-flow";
 
 const messageFor = (code: string | undefined) =>
   code && code in messages ? messages[code as MessageKey] : messages.invalidCredentials;
@@ -25,26 +24,8 @@ export function LoginForm({
   googleEnabled: boolean;
   signupHref: string;
 }) {
-  const router = useRouter();
-  const params = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, setBusy, finish } = useSignInFlow(appId);
   const [resetOpen, setResetOpen] = useState(false);
-  const fallback = appId ? `/app/${appId}` : undefined;
-
-  const finish = async () => {
-    try {
-      await completeSignIn({
-        saleId: params.get("sale_id"),
-        redirectTo: params.get("redirectTo"),
-        fallback,
-        navigate: (p) => router.replace(p),
-      });
-    } catch (err) {
-      setError((err as Error).message);
-      setBusy(false);
-    }
-  };
 
   const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();

@@ -1,16 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
 import { ApiError, apiFetch } from "./api-client";
-import { completeSignIn } from "./complete-sign-in";
 import { Field } from "./field";
 import { FormError } from "./form-error";
 import { GoogleButton } from "./google-button";
+import { useSignInFlow } from "./use-sign-in-flow";
 
 /** Sign-up with email and password, then straight into the sign-in path. */
 export function SignupForm({
@@ -22,25 +20,7 @@ export function SignupForm({
   googleEnabled: boolean;
   loginHref: string;
 }) {
-  const router = useRouter();
-  const params = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const fallback = appId ? `/app/${appId}` : undefined;
-
-  const finish = async () => {
-    try {
-      await completeSignIn({
-        saleId: params.get("sale_id"),
-        redirectTo: params.get("redirectTo"),
-        fallback,
-        navigate: (p) => router.replace(p),
-      });
-    } catch (err) {
-      setError((err as Error).message);
-      setBusy(false);
-    }
-  };
+  const { error, setError, busy, setBusy, finish, router } = useSignInFlow(appId);
 
   const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
