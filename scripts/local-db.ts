@@ -23,8 +23,9 @@ export async function startLocalPostgres(dataDir: string, port: number, log = fa
     user: USER,
     password: PASSWORD,
     persistent: true,
-    // As root (CI, these machines) PostgreSQL runs as a `postgres` system user.
-    createPostgresUser: true,
+    // PostgreSQL refuses to run as root: as root (CI, these machines) it runs as a
+    // `postgres` system user, created if missing. A normal user runs it as themselves.
+    createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ["--encoding=UTF8"],
     postgresFlags: [
       "-c",

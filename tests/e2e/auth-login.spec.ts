@@ -1,0 +1,75 @@
+import { expect, test } from "@playwright/test";
+import { LOGIN_FAILURES_PER_ACCOUNT } from "../../lib/constants";
+import { messages } from "../../lib/messages";
+import { HomePage } from "./pages/home-page";
+import { LoginPage } from "./pages/login-page";
+import { SettingsPage } from "./pages/settings-page";
+import { createBuilder, disableUser, uniqueEmail } from "./support/db";
+
+test("a wrong password, or an unknown email, shows the same message and stays on /login", async ({
+  page,
+}) => {
+  const user = await createBuilder();
+  const login = new LoginPage(page);
+  await login.goto();
+
+  await login.logIn(user.email, "not the right password 1");
+  await expect(login.error(messages.invalidCredentials)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await login.logIn(uniqueEmail("nobody"), "not the right password 1");
+  await expect(login.error(messages.invalidCredentials)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The right password still works afterwards.
+  await login.logIn(user.email, user.password);
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(new HomePage(page).signedInAs(user.email)).toBeVisible();
+});
+
+test(`${LOGIN_FAILURES_PER_ACCOUNT} wrong passwords lock the account for a while`, async ({ page }) => {
+  const user = await createBuilder();
+  const login = new LoginPage(page);
+  await login.goto();
+  for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT; i++) {
+    const answered = page.waitForResponse((r) => r.url().includes("/api/auth/callback/password"));
+    await login.logIn(user.email, `wrong password ${i} x`);
+    await answered;
+    await expect(login.error(messages.invalidCredentials)).toBeVisible();
+  }
+  // Even the right password is refused until the window has passed.
+  await login.logIn(user.email, user.password);
+  await expect(login.error(messages.tooManyLoginAttempts)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("a disabled user is told so", async ({ page }) => {
+  const user = await createBuilder();
+  await disableUser(user.email);
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.logIn(user.email, user.password);
+  await expect(login.error(messages.userDisabled)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("after login the user goes to redirectTo when it is on our site", async ({ page }) => {
+  const user = await createBuilder();
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsettings$/);
+  await new LoginPage(page).logIn(user.email, user.password);
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(new SettingsPage(page).heading).toBeVisible();
+});
+
+// Open redirect: a redirectTo that leaves our origin is ignored; the user lands on /home.
+for (const target of ["//evil.com", "https://evil.com/login", "/\\evil.com", "javascript:alert(1)"]) {
+  test(`redirectTo=${target} ends on /home`, async ({ page, baseURL }) => {
+    const user = await createBuilder();
+    const login = new LoginPage(page);
+    await login.goto(`?redirectTo=${encodeURIComponent(target)}`);
+    await login.logIn(user.email, user.password);
+    await expect(page).toHaveURL(`${baseURL}/home`);
+    await expect(new HomePage(page).heading).toBeVisible();
+  });
+}
