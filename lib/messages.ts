@@ -123,6 +123,24 @@ export const messages = {
   paymentPlanActive: "Payment received: you're now on the {plan} plan",
   paymentStillProcessing: "Your payment is still being processed. Your plan will update shortly.",
   paymentNotCompleted: "The payment was not completed, so your plan has not changed",
+
+  // Switching a running subscription to another plan (our own wording)
+  planChangeTitle: "Switch to {plan}?",
+  planChangeConfirm: "Switch to {plan}",
+  planChangeUpgradeProrated:
+    "Your subscription changes from {from} to {plan} right away, on the same billing dates. The change is prorated: the difference for the rest of your current billing period is added to your next invoice.",
+  planChangeDowngradeProrated:
+    "Your subscription changes from {from} to {plan} right away, on the same billing dates. The change is prorated: the unused part of your current plan is credited on your next invoice.",
+  planChangeNewPeriod:
+    "Your subscription changes from {from} ({fromInterval}) to {plan} ({interval}) right away. Because the billing period changes, the new {interval} period is charged today, less a prorated credit for the unused part of your current period.",
+  planChangeAlreadyCurrent: "You're already on this plan",
+  planChangeDeclined: "The payment for this change was declined, so your plan has not changed",
+  planChangeFailed: "Couldn't change your plan, try again later",
+  planChanged: "Your plan is now {plan}",
+  planChangeStillProcessing: "Your plan change is still being processed. Your plan will update shortly.",
+  planChangeNotApplied: "The plan change did not go through, so your plan has not changed",
+  intervalMonthly: "monthly",
+  intervalYearly: "yearly",
 } as const;
 
 export type MessageKey = keyof typeof messages;

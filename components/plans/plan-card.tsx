@@ -1,9 +1,11 @@
 "use client";
 
-import { CheckIcon, Loader2Icon } from "lucide-react";
+import { CheckIcon, CircleAlertIcon, Loader2Icon } from "lucide-react";
+import type * as React from "react";
+import { useId } from "react";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
-import { type PlanCardState, planButton, priceDisplay } from "@/lib/plans/pricing";
+import { type PlanCardState, planButton, priceDisplay, purchaseInterval } from "@/lib/plans/pricing";
 import type { BillingInterval, PlanCard as PlanCardData } from "@/lib/plans/schemas";
 import { cn } from "@/lib/utils";
 
@@ -13,9 +15,9 @@ export type PlanCardProps = {
   interval: BillingInterval;
   /** The label on top of a highlighted card ("Most popular", "Recommended"); null for none. */
   highlight: string | null;
-  /** This card's checkout is starting. */
+  /** This card's checkout (or plan switch) is under way. */
   busy: boolean;
-  /** Another card's checkout is starting: this one waits. */
+  /** Another card's checkout or switch is under way: this one waits. */
   locked: boolean;
   onChoose: () => void;
   heading?: "h2" | "h3";
@@ -23,6 +25,8 @@ export type PlanCardProps = {
 
 /**
  * One plan: name, price in the chosen interval, its button in the card's state, features.
+ * When checkout is not available in that interval (Stripe or the plan's price not configured)
+ * the button is disabled and the reason, naming what to set, is written under it.
  * A list item whose four parts sit on the rows of the parent grid (subgrid), so prices,
  * buttons and features line up across the cards whatever the text lengths.
  */
@@ -37,7 +41,8 @@ export function PlanCard({
   heading: Heading = "h3",
 }: PlanCardProps) {
   const price = priceDisplay(plan, interval);
-  const button = planButton(plan, state);
+  const button = planButton(plan, state, plan.checkout[purchaseInterval(plan, interval)]);
+  const reasonId = useId();
   return (
     <li
       data-plan={plan.id}
@@ -78,17 +83,34 @@ export function PlanCard({
           )}
         </p>
       </div>
-      <Button
-        type="button"
-        variant={state === "upgrade" || (state === "none" && button.enabled) ? "default" : "outline"}
-        disabled={!button.enabled || locked || busy}
-        aria-busy={busy || undefined}
-        onClick={onChoose}
-        className="h-auto min-h-9 w-full whitespace-normal py-2 text-center"
-      >
-        {busy && <Loader2Icon aria-hidden className="animate-spin motion-reduce:animate-none" />}
-        {button.label}
-      </Button>
+      <div className="grid content-start gap-2">
+        <Button
+          type="button"
+          variant={
+            !button.unavailable && (state === "upgrade" || (state === "none" && button.enabled))
+              ? "default"
+              : "outline"
+          }
+          disabled={!button.enabled || locked || busy}
+          aria-busy={busy || undefined}
+          aria-describedby={button.unavailable ? reasonId : undefined}
+          onClick={onChoose}
+          className="h-auto min-h-9 w-full whitespace-normal py-2 text-center"
+        >
+          {busy && <Loader2Icon aria-hidden className="animate-spin motion-reduce:animate-none" />}
+          {button.label}
+        </Button>
+        {button.unavailable && (
+          <p
+            id={reasonId}
+            data-slot="checkout-unavailable"
+            className="flex gap-1.5 text-xs text-muted-foreground [overflow-wrap:anywhere]"
+          >
+            <CircleAlertIcon aria-hidden className="mt-px size-3.5 shrink-0 text-amber-600" />
+            <span>{breakableNames(button.unavailable)}</span>
+          </p>
+        )}
+      </div>
       <ul className="grid content-start gap-2 text-sm">
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2">
@@ -98,5 +120,15 @@ export function PlanCard({
         ))}
       </ul>
     </li>
+  );
+}
+
+// Variable names (STRIPE_WEBHOOK_SECRET) are longer than a narrow card: let them wrap after an
+// underscore rather than mid-word. <wbr> rather than a zero-width space, so a copied name is exact.
+function breakableNames(text: string): React.ReactNode {
+  const parts = text.split("_");
+  return parts.flatMap((part, i) =>
+    // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed string never move.
+    i === parts.length - 1 ? [part] : [`${part}_`, <wbr key={i} />],
   );
 }

@@ -1,17 +1,35 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import type * as React from "react";
 import { useState } from "react";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
-import { bestYearlySavings, currentPlanId, defaultInterval, planCardState } from "@/lib/plans/pricing";
+import {
+  bestYearlySavings,
+  currentPlanId,
+  defaultInterval,
+  planCardState,
+  purchaseInterval,
+} from "@/lib/plans/pricing";
 import type { BillingInterval, PlanCard as PlanCardData } from "@/lib/plans/schemas";
 import { cn } from "@/lib/utils";
 import { BillingToggle } from "./billing-toggle";
 import { PlanCard } from "./plan-card";
-import { startCheckout } from "./start-checkout";
+import { followPlanChange, type PlanRequest, requestPlan } from "./request-plan";
 
-export type ChoosePlan = (planId: string, interval: BillingInterval) => Promise<boolean>;
+/** Asks the server for a plan (requestPlan); replaceable for tests and stories. */
+export type ChoosePlan = (
+  planId: string,
+  interval: BillingInterval,
+  confirmChange?: boolean,
+) => Promise<PlanRequest>;
+
+type PendingSwitch = Extract<PlanRequest, { kind: "confirm" }> & {
+  planId: string;
+  interval: BillingInterval;
+};
 
 export type PlanPickerProps = {
   plans: PlanCardData[];
@@ -21,8 +39,9 @@ export type PlanPickerProps = {
   highlightPlanId?: string;
   /** "single": only the highlighted plan, with a way to compare all; "row": every plan. */
   layout?: "single" | "row";
-  /** Resolves true when the page is leaving for checkout (the button then stays busy). */
   onChoose?: ChoosePlan;
+  /** Called once a switch of the running subscription has been applied (the dialog closes). */
+  onPlanChanged?: () => void;
   cardHeading?: "h2" | "h3";
 };
 
@@ -32,9 +51,11 @@ export function PlanPicker({
   accountPlan,
   highlightPlanId,
   layout = "row",
-  onChoose = startCheckout,
+  onChoose = requestPlan,
+  onPlanChanged,
   cardHeading,
 }: PlanPickerProps) {
+  const router = useRouter();
   const [interval, setBillingInterval] = useState<BillingInterval>(() => defaultInterval(plans));
   const highlighted = plans.find((p) => p.id === highlightPlanId);
   const [showAll, setShowAll] = useState(layout === "row" || !highlighted);
@@ -44,10 +65,20 @@ export function PlanPicker({
   const visible = showAll || !highlighted ? plans : [highlighted];
   const hasYearly = defaultInterval(plans) === "yearly";
 
-  const choose = async (planId: string) => {
+  // A builder already paying is asked first: the server answers with the question (the change
+  // is prorated), and only a confirmed request switches the subscription.
+  const [pendingSwitch, setPendingSwitch] = useState<PendingSwitch | null>(null);
+
+  const choose = async (planId: string, chosen: BillingInterval, confirmChange = false) => {
     setBusyPlan(planId);
-    const leaving = await onChoose(planId, interval);
-    if (!leaving) setBusyPlan(null);
+    const answer = await onChoose(planId, chosen, confirmChange);
+    if (answer.kind === "leaving") return; // the button stays busy until the page goes
+    if (answer.kind === "confirm") setPendingSwitch({ ...answer, planId, interval: chosen });
+    if (answer.kind === "changing" && (await followPlanChange(answer))) {
+      router.refresh(); // the server-rendered parts (the plan in the sidebar) show the new plan
+      onPlanChanged?.();
+    }
+    setBusyPlan(null);
   };
 
   const highlightLabel = (plan: PlanCardData): string | null => {
@@ -84,7 +115,7 @@ export function PlanPicker({
               highlight={highlightLabel(plan)}
               busy={busyPlan === plan.id}
               locked={busyPlan !== null && busyPlan !== plan.id}
-              onChoose={() => void choose(plan.id)}
+              onChoose={() => void choose(plan.id, purchaseInterval(plan, interval))}
               heading={cardHeading}
             />
           ))}
@@ -95,6 +126,18 @@ export function PlanPicker({
           {messages.planCompareAll}
         </Button>
       )}
+      <ConfirmDialog
+        open={pendingSwitch !== null}
+        onOpenChange={(open) => {
+          if (!open) setPendingSwitch(null);
+        }}
+        title={pendingSwitch?.title}
+        description={pendingSwitch?.message}
+        confirmLabel={pendingSwitch?.confirmLabel}
+        onConfirm={() => {
+          if (pendingSwitch) void choose(pendingSwitch.planId, pendingSwitch.interval, true);
+        }}
+      />
     </div>
   );
 }

@@ -48,6 +48,7 @@ export function UpgradeDialog({ open, onOpenChange, reason, planId, appId, onCho
             accountPlan={data.accountPlan}
             {...highlightFor(reason, planId, data.accountPlan)}
             onChoose={onChoose}
+            onPlanChanged={() => onOpenChange(false)}
           />
         )}
       </DialogContent>

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { db, type Executor } from "../client";
 import {
   type Account,
@@ -67,6 +67,48 @@ export async function settleCheckoutSale(
         userId: sql`coalesce(${checkoutSales.userId}, excluded.user_id)`,
       },
     });
+}
+
+/**
+ * Marks a sale whose Stripe call failed; a sale Stripe's webhook already settled as paid stays
+ * paid. Answers the status the sale ends with.
+ */
+export async function failCheckoutSale(
+  saleId: string,
+  ex: Executor = db(),
+): Promise<CheckoutSale["status"] | undefined> {
+  await ex
+    .update(checkoutSales)
+    .set({ status: "failed" })
+    .where(and(eq(checkoutSales.saleId, saleId), eq(checkoutSales.status, "pending")));
+  const [row] = await ex
+    .select({ status: checkoutSales.status })
+    .from(checkoutSales)
+    .where(eq(checkoutSales.saleId, saleId));
+  return row?.status;
+}
+
+/**
+ * Settles the record of a plan change (chg_...) when Stripe's subscription event shows the plan
+ * and interval it asked for. A change whose API answer was lost (marked failed) is settled too:
+ * the webhook is what says it happened.
+ */
+export async function settlePlanChange(
+  values: { saleId: string; userId: string | null; plan: string; interval: "monthly" | "yearly" },
+  ex: Executor,
+): Promise<void> {
+  await ex
+    .update(checkoutSales)
+    .set({ status: "paid", paidAt: sql`coalesce(${checkoutSales.paidAt}, now())` })
+    .where(
+      and(
+        eq(checkoutSales.saleId, values.saleId),
+        eq(checkoutSales.plan, values.plan),
+        eq(checkoutSales.interval, values.interval),
+        inArray(checkoutSales.status, ["pending", "failed"]),
+        values.userId ? eq(checkoutSales.userId, values.userId) : undefined,
+      ),
+    );
 }
 
 /** Records an event id; false when it was already recorded (a redelivery: apply nothing). */

@@ -6,41 +6,39 @@ import type { Session } from "@/lib/auth/session";
 import { MAIN_PAGE, SALE_ID_PARAM, UPGRADE_GOTO_PARAM, UPGRADE_GOTO_VALUE } from "@/lib/constants";
 import { appOrigin } from "@/lib/env";
 import { logError } from "@/lib/log";
-import { isPaidPlan } from "@/lib/plans/capabilities";
-import { findPlan, isPlanId } from "@/lib/plans/catalogue";
-import { stripePriceEnvName, stripePriceId } from "@/lib/plans/stripe-prices";
-import { filledError } from "./errors";
+import { findPlan } from "@/lib/plans/catalogue";
+import type { CheckoutResponse } from "@/lib/plans/schemas";
+import { stripePriceId } from "@/lib/plans/stripe-prices";
+import { changesRunningSubscription, checkoutBlocker, isOneTimePlan } from "./availability";
+import { changeSubscriptionPlan, findLiveSubscription, planChangeQuestion } from "./plan-change";
 import type { CheckoutRequest, SaleStatus } from "./schemas";
-import { assertPaymentsConfigured, stripeClient } from "./stripe";
+import { stripeClient } from "./stripe";
 
 /**
- * POST /api/billing/checkout: a Stripe Checkout Session for a paid plan, recorded as a pending
- * sale. The buyer comes back to /home?sale_id={the session id}; nothing changes until Stripe's
- * signed webhook says the payment went through.
+ * POST /api/billing/checkout: buys a paid plan.
+ * - No subscription running (or a one-time plan): a Stripe Checkout Session, recorded as a
+ *   pending sale; the buyer comes back to /home?sale_id={the session id}.
+ * - A subscription running (active, trialing, past_due) and a recurring plan: that one
+ *   subscription is switched to the new price, prorated, never a second one sold beside it.
+ *   Without `confirmChange` nothing changes yet: the answer is the question to confirm.
+ * Either way the plan changes only when Stripe's signed webhook says so.
  */
-export async function createCheckout(session: Session, body: CheckoutRequest): Promise<{ url: string }> {
-  if (!isPlanId(body.planId)) throw new AppError("BAD_REQUEST", "checkoutUnknownPlan", "UNKNOWN_PLAN");
+export async function createCheckout(session: Session, body: CheckoutRequest): Promise<CheckoutResponse> {
+  const blocker = checkoutBlocker(body.planId, body.interval);
+  if (blocker) throw blocker;
   const plan = findPlan(body.planId);
-  if (!isPaidPlan(plan.id)) throw new AppError("BAD_REQUEST", "checkoutFreePlan", "FREE_PLAN");
-  const oneTime = plan.oneTimePayment !== undefined;
-  if (!oneTime && body.interval === "yearly" && plan.priceYearly === null) {
-    throw filledError(
-      "BAD_REQUEST",
-      "checkoutIntervalNotOffered",
-      { plan: plan.name, interval: body.interval },
-      "INTERVAL_NOT_OFFERED",
-    );
-  }
-  assertPaymentsConfigured();
-  const price = stripePriceId(plan.id, body.interval);
-  if (!price) {
-    // A deployment that sells the plan but has not set its price: say which variable is missing.
-    throw filledError(
-      "NOT_CONFIGURED",
-      "planPriceNotConfigured",
-      { plan: plan.name, interval: body.interval, variable: stripePriceEnvName(plan.id, body.interval) },
-      "PRICE_NOT_CONFIGURED",
-    );
+  const oneTime = isOneTimePlan(plan);
+  const price = stripePriceId(plan.id, body.interval)!;
+
+  if (session.account && changesRunningSubscription(plan, session.account)) {
+    const live = await findLiveSubscription(session.account);
+    if (live) {
+      if (live.priceId === price) {
+        throw new AppError("CONFLICT", "planChangeAlreadyCurrent", "ALREADY_ON_PLAN");
+      }
+      if (!body.confirmChange) return planChangeQuestion(session.account.plan, plan, live, body.interval);
+      return changeSubscriptionPlan(session, live, plan, body.interval, price);
+    }
   }
 
   const metadata: Record<string, string> = {
@@ -84,7 +82,7 @@ export async function createCheckout(session: Session, body: CheckoutRequest): P
     plan: plan.id,
     interval: body.interval,
   });
-  return { url: checkout.url };
+  return { kind: "checkout", url: checkout.url };
 }
 
 /**

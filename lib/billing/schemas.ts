@@ -8,6 +8,8 @@ import { BillingInterval } from "@/lib/plans/schemas";
 export const CheckoutRequest = z.object({
   planId: z.string().trim().min(1).max(64),
   interval: BillingInterval,
+  /** The builder confirmed switching the subscription that runs (prorated). */
+  confirmChange: z.boolean().optional(),
 });
 export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
 

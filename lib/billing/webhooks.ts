@@ -9,6 +9,7 @@ import {
   lockSubscription,
   recordStripeEvent,
   settleCheckoutSale,
+  settlePlanChange,
   updateAccountBilling,
   updateSubscription,
 } from "@/db/queries/billing";
@@ -25,6 +26,7 @@ import {
   accountFieldsOf,
   appendIds,
   detailsAreNewer,
+  grantsPlan,
   isTerminalStatus,
   speaksForAccount,
   statusIsNewer,
@@ -225,6 +227,24 @@ async function onSubscription(event: Stripe.Event, s: Stripe.Subscription, tx: E
   }
   const sub = await updateSubscription(s.id, patch, tx);
   await followFromSubscription(sub, tx);
+  await settlePlanChangeOf(s, status, sub.userId, tx);
+}
+
+/**
+ * A plan change of ours (lib/billing/plan-change.ts) names its record in the subscription's
+ * metadata; the event showing the price it asked for, on a subscription that grants a plan,
+ * is Stripe's confirmation. Later events carry the same metadata: settling is idempotent.
+ */
+async function settlePlanChangeOf(
+  s: Stripe.Subscription,
+  status: string,
+  userId: string | null,
+  tx: Executor,
+) {
+  const changeId = s.metadata?.planChangeId;
+  const priced = priceOf(s);
+  if (!changeId || !priced || !grantsPlan(status)) return;
+  await settlePlanChange({ saleId: changeId, userId, plan: priced.planId, interval: priced.interval }, tx);
 }
 
 // ---- invoices ----

@@ -1,3 +1,4 @@
+import { checkoutAvailability, type PaymentConfig, paymentConfig } from "@/lib/billing/availability";
 import { isPaidPlan } from "./capabilities";
 import { PLAN_CATALOGUE, type PlanDefinition } from "./catalogue";
 import { planFeatures } from "./features";
@@ -8,7 +9,7 @@ export function planLink(planId: string): string {
   return `/joinplan?plan=${encodeURIComponent(planId)}`;
 }
 
-export function toPlanCard(plan: PlanDefinition): PlanCard {
+export function toPlanCard(plan: PlanDefinition, payments: PaymentConfig): PlanCard {
   return {
     id: plan.id,
     name: plan.name,
@@ -21,14 +22,25 @@ export function toPlanCard(plan: PlanDefinition): PlanCard {
     buttonText: plan.buttonText,
     link: isPaidPlan(plan.id) ? planLink(plan.id) : null,
     features: planFeatures(plan.id),
+    checkout: {
+      monthly: checkoutAvailability(plan.id, "monthly", payments),
+      yearly: checkoutAvailability(plan.id, "yearly", payments),
+    },
   };
 }
 
 /**
  * GET /api/app/paidPlans: every plan card in tier order, the free one included (the dialog
- * shows it as the current plan, or disabled under a paid one). `appId` is accepted as context
- * for per-app offers later; the catalogue is the same for every app today.
+ * shows it as the current plan, or disabled under a paid one), each saying whether checkout is
+ * available and, if not, why (read from this deployment's configuration when the list is made).
+ * `appId` is accepted as context for per-app offers later; the catalogue is the same for every
+ * app today.
  */
-export function listPlanCards(_appId?: string): { plans: PlanCard[] } {
-  return { plans: [...PLAN_CATALOGUE].sort((a, b) => a.rank - b.rank).map(toPlanCard) };
+export function listPlanCards(opts: { appId?: string; payments?: PaymentConfig } = {}): {
+  plans: PlanCard[];
+} {
+  const payments = opts.payments ?? paymentConfig();
+  return {
+    plans: [...PLAN_CATALOGUE].sort((a, b) => a.rank - b.rank).map((plan) => toPlanCard(plan, payments)),
+  };
 }

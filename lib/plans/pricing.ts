@@ -2,7 +2,7 @@ import { PLAN_SAVE_BADGE_MIN_PERCENT } from "@/lib/constants";
 import { formatDollars } from "@/lib/format/number";
 import { messages } from "@/lib/messages";
 import { isPaidPlan, planRank } from "./capabilities";
-import type { BillingInterval, PlanCard } from "./schemas";
+import type { BillingInterval, CheckoutAvailability, PlanCard } from "./schemas";
 import { fillTemplate } from "./text";
 
 // Price arithmetic and card states of the upgrade dialog (spec 1 §4, §5, §9). Pure: the
@@ -28,6 +28,14 @@ export function showsSaveBadge(percent: number | null): percent is number {
 
 export function hasYearlyPrice(card: Pick<PlanCard, "priceYearly" | "oneTimePayment">): boolean {
   return card.oneTimePayment === null && card.priceYearly !== null && card.priceYearly > 0;
+}
+
+/** The interval a card is bought in: the chosen one, or monthly for a card with no yearly price (or a one-time one). */
+export function purchaseInterval(
+  card: Pick<PlanCard, "priceYearly" | "oneTimePayment">,
+  chosen: BillingInterval,
+): BillingInterval {
+  return hasYearlyPrice(card) ? chosen : "monthly";
 }
 
 /** "defaults to yearly when a yearly price exists". */
@@ -121,9 +129,21 @@ export function planCardState(card: Pick<PlanCard, "id">, currentId: string | nu
 
 /**
  * The button of a card in that state. Upgrade and downgrade can be pressed, and so can a paid
- * card with no state; the free plan is never bought.
+ * card with no state; the free plan is never bought. A button that could be pressed but whose
+ * checkout is not available (Stripe, or that plan's price, not configured) is disabled and
+ * says why in `unavailable`, before anyone clicks.
  */
 export function planButton(
+  card: Pick<PlanCard, "id" | "name" | "buttonText">,
+  state: PlanCardState,
+  availability: CheckoutAvailability = { available: true },
+): { label: string; enabled: boolean; unavailable: string | null } {
+  const base = baseButton(card, state);
+  if (!base.enabled || availability.available) return { ...base, unavailable: null };
+  return { ...base, enabled: false, unavailable: availability.message };
+}
+
+function baseButton(
   card: Pick<PlanCard, "id" | "name" | "buttonText">,
   state: PlanCardState,
 ): { label: string; enabled: boolean } {

@@ -8,6 +8,17 @@ export type BillingInterval = z.infer<typeof BillingInterval>;
 
 export const PlanIdSchema = z.enum(PLAN_IDS);
 
+/**
+ * Can a plan be bought right now in one billing interval? Decided on the server by the same
+ * rule POST /api/billing/checkout applies (lib/billing/availability.ts); when not, the message
+ * that checkout would answer, e.g. the environment variable to set.
+ */
+export const CheckoutAvailability = z.discriminatedUnion("available", [
+  z.object({ available: z.literal(true) }),
+  z.object({ available: z.literal(false), code: z.string(), message: z.string() }),
+]);
+export type CheckoutAvailability = z.infer<typeof CheckoutAvailability>;
+
 /** "Plan card: name, id, price, priceYearly, discounted price, oneTimePayment, description, isMostPopular, buttonText, link" (spec 1 §3). */
 export const PlanCard = z.object({
   id: z.string(),
@@ -27,6 +38,8 @@ export const PlanCard = z.object({
   link: z.string().nullable(),
   /** Our addition: the card's bullet points, derived from the plan's capabilities. */
   features: z.array(z.string()),
+  /** Our addition: whether checkout is available, per billing interval, and why not. */
+  checkout: z.object({ monthly: CheckoutAvailability, yearly: CheckoutAvailability }),
 });
 export type PlanCard = z.infer<typeof PlanCard>;
 
@@ -35,7 +48,36 @@ export const PaidPlansQuery = z.object({ appId: z.uuid().optional() });
 export const PaidPlansResponse = z.object({ plans: z.array(PlanCard) });
 export type PaidPlansResponse = z.infer<typeof PaidPlansResponse>;
 
-/** POST /api/billing/checkout: the body the upgrade dialog sends; the answer carries the checkout url. */
-export const CheckoutBody = z.object({ planId: PlanIdSchema, interval: BillingInterval });
+/**
+ * POST /api/billing/checkout: the body the upgrade dialog sends. `confirmChange` is set once the
+ * builder has confirmed switching the subscription they already pay for.
+ */
+export const CheckoutBody = z.object({
+  planId: PlanIdSchema,
+  interval: BillingInterval,
+  confirmChange: z.boolean().optional(),
+});
 export type CheckoutBody = z.infer<typeof CheckoutBody>;
-export const CheckoutResponse = z.object({ url: z.url() });
+
+/**
+ * The answer: a Stripe Checkout page to go to (no subscription yet, or a one-time plan); or,
+ * for a builder whose subscription runs, the question to confirm before it is switched
+ * (prorated); or, once confirmed, the switch under way: `saleId` is polled (GET
+ * /api/billing/checkout?sale_id=) until Stripe's webhook has applied the new plan.
+ */
+export const CheckoutResponse = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("checkout"), url: z.url() }),
+  z.object({
+    kind: z.literal("confirmChange"),
+    title: z.string(),
+    message: z.string(),
+    confirmLabel: z.string(),
+  }),
+  z.object({
+    kind: z.literal("planChange"),
+    saleId: z.string(),
+    plan: PlanIdSchema,
+    interval: BillingInterval,
+  }),
+]);
+export type CheckoutResponse = z.infer<typeof CheckoutResponse>;

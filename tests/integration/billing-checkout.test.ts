@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import * as paidPlans from "@/app/api/app/paidPlans/route";
 import * as checkout from "@/app/api/billing/checkout/route";
 import * as create from "@/app/api/live_api/account/create/route";
 import * as current from "@/app/api/live_api/account/current/route";
@@ -8,6 +9,7 @@ import { db } from "@/db/client";
 import { accounts, checkoutSales } from "@/db/schema";
 import { messages } from "@/lib/messages";
 import { PLAN_CATALOGUE } from "@/lib/plans/catalogue";
+import { PaidPlansResponse, type PlanCard } from "@/lib/plans/schemas";
 import { createBuilder, createEndUser, createPublishedApp } from "../support/factories";
 import { call } from "../support/http";
 import { catalogueStripePrices, startStripeServer, stripeServerEnv } from "../support/stripe-server";
@@ -194,7 +196,10 @@ describe("POST /api/billing/checkout", () => {
     await payAt(first.json.url);
     const customer = stripe.session(saleIdOf(first.json.url))!.customer;
     expect(customer).toMatch(/^cus_/);
+    // That subscription ended: the next plan is a new checkout (while it runs, it is a switch).
+    await stripe.cancelSubscription(stripe.session(saleIdOf(first.json.url))!.subscription as string);
     const second = await startCheckout(token, "moon", "yearly");
+    expect(second.json).toMatchObject({ kind: "checkout" });
     expect(second.status).toBe(200);
     const sent = stripe.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!;
     expect(sent.body.customer).toBe(customer);
@@ -290,5 +295,40 @@ describe("POST /api/billing/checkout", () => {
       body: { planId: "explorer", interval: "monthly" },
     });
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("GET /api/app/paidPlans with Stripe configured", () => {
+  async function cards(token: string): Promise<PlanCard[]> {
+    const res = await call(paidPlans.GET, { method: "GET", path: "/api/app/paidPlans", token });
+    expect(res.status).toBe(200);
+    return PaidPlansResponse.parse(res.json).plans;
+  }
+
+  it("offers checkout on every paid card, in both intervals", async () => {
+    const { token } = await createBuilder();
+    for (const card of (await cards(token)).filter((c) => c.id !== "lite")) {
+      expect(card.checkout).toEqual({ monthly: { available: true }, yearly: { available: true } });
+    }
+  });
+
+  it("names the missing price variable on that card and interval, as checkout would answer it", async () => {
+    const { token } = await createBuilder();
+    const saved = process.env.STRIPE_PRICE_AGENCY_YEARLY;
+    delete process.env.STRIPE_PRICE_AGENCY_YEARLY;
+    try {
+      const agency = (await cards(token)).find((c) => c.id === "agency")!;
+      expect(agency.checkout.monthly).toEqual({ available: true });
+      const refused = await startCheckout(token, "agency", "yearly");
+      expect(agency.checkout.yearly).toEqual({ available: false, ...refused.json.error });
+      expect(agency.checkout.yearly).toMatchObject({
+        code: "PRICE_NOT_CONFIGURED",
+        message: "Payments for Agency (yearly) are not configured: set STRIPE_PRICE_AGENCY_YEARLY",
+      });
+      const moon = (await cards(token)).find((c) => c.id === "moon")!;
+      expect(moon.checkout.yearly).toEqual({ available: true });
+    } finally {
+      process.env.STRIPE_PRICE_AGENCY_YEARLY = saved;
+    }
   });
 });

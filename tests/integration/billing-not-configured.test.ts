@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as paidPlans from "@/app/api/app/paidPlans/route";
 import * as checkout from "@/app/api/billing/checkout/route";
 import * as webhook from "@/app/api/webhooks/stripe/route";
 import { db } from "@/db/client";
 import { checkoutSales } from "@/db/schema";
 import { messages } from "@/lib/messages";
+import { PaidPlansResponse } from "@/lib/plans/schemas";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 
@@ -26,6 +28,32 @@ describe("payments without Stripe configured", () => {
     expect(res.json.error).toEqual({ code: "NOT_CONFIGURED", message: messages.paymentsNotConfigured });
     expect(messages.paymentsNotConfigured).toContain("STRIPE_SECRET_KEY");
     expect(await db().select().from(checkoutSales).where(eq(checkoutSales.userId, user.id))).toEqual([]);
+  });
+
+  it("paidPlans says on every paid card, before any click, what checkout would answer", async () => {
+    const { token } = await createBuilder();
+    const res = await call(paidPlans.GET, { method: "GET", path: "/api/app/paidPlans", token });
+    expect(res.status).toBe(200);
+    const { plans } = PaidPlansResponse.parse(res.json);
+    const refused = await call(checkout.POST, {
+      path: "/api/billing/checkout",
+      token,
+      body: { planId: "moon", interval: "yearly" },
+    });
+    for (const card of plans.filter((p) => p.id !== "lite")) {
+      for (const interval of ["monthly", "yearly"] as const) {
+        expect(card.checkout[interval]).toEqual({
+          available: false,
+          code: "NOT_CONFIGURED",
+          message: messages.paymentsNotConfigured,
+        });
+      }
+    }
+    // One source of truth: the card carries exactly the refusal checkout answers.
+    expect(plans.find((p) => p.id === "moon")!.checkout.yearly).toEqual({
+      available: false,
+      ...(refused.json.error as object),
+    });
   });
 
   it("checks the request before the configuration: a free plan is still a 400", async () => {

@@ -350,15 +350,17 @@ describe("POST /api/webhooks/stripe: lifecycle", () => {
   });
 
   it("an old subscription ending does not touch the account that moved to a new one", async () => {
+    // Two checkouts started before either was paid: two subscriptions (once one runs, choosing
+    // another plan switches it instead, see billing-plan-change.test.ts).
     const b = await builderInCheckout("explorer", "monthly");
-    await stripe.pay(b.saleId);
-    const oldSubscription = stripe.session(b.saleId)!.subscription as string;
     const res = await call<{ url: string }>(checkout.POST, {
       path: "/api/billing/checkout",
       token: b.token,
       body: { planId: "moon", interval: "monthly" },
     });
     const secondSale = new URL(res.json.url).pathname.split("/").pop()!;
+    await stripe.pay(b.saleId);
+    const oldSubscription = stripe.session(b.saleId)!.subscription as string;
     await stripe.pay(secondSale);
     const newSubscription = stripe.session(secondSale)!.subscription as string;
     await stripe.cancelSubscription(oldSubscription);

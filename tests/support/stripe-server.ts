@@ -40,6 +40,19 @@ export type StripeEvent = {
 
 export type Delivery = { eventId: string; type: string; status: number };
 
+export type SubscriptionChanges = {
+  status?: string;
+  cancelAtPeriodEnd?: boolean;
+  /** The first item's new price. */
+  price?: string;
+  /** As the API takes them: { id, price } changes an item, { price } adds one, { id, deleted } removes it. */
+  items?: { id?: string; price?: string; deleted?: boolean }[];
+  /** Merged into the metadata; an empty value removes the key. */
+  metadata?: Record<string, string>;
+  prorationBehavior?: string;
+  paymentBehavior?: string;
+};
+
 export type StripeServer = {
   /** The API base for STRIPE_API_BASE, e.g. http://127.0.0.1:PORT */
   url: string;
@@ -47,7 +60,13 @@ export type StripeServer = {
   webhookSecret: string;
   setWebhookTarget(target: WebhookTarget | null): void;
   /** Every API request the server answered: method, path and the decoded form body. */
-  requests: { method: string; path: string; body: Json; authorization: string | undefined }[];
+  requests: {
+    method: string;
+    path: string;
+    body: Json;
+    authorization: string | undefined;
+    idempotencyKey: string | undefined;
+  }[];
   deliveries: Delivery[];
   session(id: string): Json | undefined;
   subscription(id: string): Json | undefined;
@@ -57,12 +76,22 @@ export type StripeServer = {
    * `deliver: false` (then the test delivers them, in any order).
    */
   pay(sessionId: string, opts?: { deliver?: boolean; created?: number }): Promise<StripeEvent[]>;
-  /** customer.subscription.updated: changes a subscription (status, cancel_at_period_end, price). */
+  /**
+   * customer.subscription.updated: changes a subscription as the merchant (or the API, POST
+   * /v1/subscriptions/{id}) would: status, cancel_at_period_end, the first item's price, items
+   * by id (without an id an item is added, as Stripe does), metadata (merged). A price of
+   * another billing interval resets the billing dates and invoices at once (invoice.paid, or
+   * with declinePayments a 402 under error_if_incomplete, past_due otherwise).
+   */
   updateSubscription(
     id: string,
-    changes: { status?: string; cancelAtPeriodEnd?: boolean; price?: string },
+    changes: SubscriptionChanges,
     opts?: { deliver?: boolean; created?: number },
   ): Promise<StripeEvent>;
+  /** Every subscription, oldest first (a test checks that a plan switch made no second one). */
+  subscriptions(): Json[];
+  /** From now on, payments Stripe attempts at once (a change of billing period) are declined. */
+  declinePayments(on: boolean): void;
   /** customer.subscription.deleted: the subscription ends now. */
   cancelSubscription(id: string, opts?: { deliver?: boolean; created?: number }): Promise<StripeEvent>;
   /** A renewal invoice of a subscription: invoice.paid or invoice.payment_failed. */
@@ -84,6 +113,9 @@ export type StripeServer = {
   ): { raw: string; headers: Record<string, string> };
   close(): Promise<void>;
 };
+
+/** The API request an event came from. */
+type RequestInfo = { id: string; idempotencyKey: string | null };
 
 const API_VERSION = Stripe.API_VERSION;
 const webhooks = Stripe.webhooks;
@@ -132,6 +164,7 @@ export async function startStripeServer(
   const subscriptions = new Map<string, Json>();
   const customers = new Map<string, Json>();
   const idempotent = new Map<string, { status: number; body: unknown }>();
+  let declining = false;
   const requests: StripeServer["requests"] = [];
   const deliveries: Delivery[] = [];
   let base = "";
@@ -260,7 +293,6 @@ export async function startStripeServer(
     id: string,
     s: { customer: string; price: string; metadata: Json; status: string; created: number },
   ): Json {
-    const period = prices.get(s.price)?.recurring?.interval === "year" ? 365 * 86400 : 30 * 86400;
     return {
       id,
       object: "subscription",
@@ -276,17 +308,7 @@ export async function startStripeServer(
       ended_at: null,
       items: {
         object: "list",
-        data: [
-          {
-            id: `si_${rand(14)}`,
-            object: "subscription_item",
-            current_period_start: s.created,
-            current_period_end: s.created + period,
-            price: priceObject(s.price),
-            quantity: 1,
-            subscription: id,
-          },
-        ],
+        data: [itemObject(id, s.price, s.created)],
         has_more: false,
         url: `/v1/subscription_items?subscription=${id}`,
       },
@@ -335,7 +357,11 @@ export async function startStripeServer(
 
   // ---- events and delivery ----
 
-  function event(type: string, object: Json, o: { created?: number; previous?: Json } = {}): StripeEvent {
+  function event(
+    type: string,
+    object: Json,
+    o: { created?: number; previous?: Json; request?: RequestInfo } = {},
+  ): StripeEvent {
     return {
       id: `evt_${rand(24)}`,
       object: "event",
@@ -347,7 +373,8 @@ export async function startStripeServer(
       },
       livemode: false,
       pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
+      // Events an API request caused name it, as Stripe's do; automatic ones have null.
+      request: { id: o.request?.id ?? null, idempotency_key: o.request?.idempotencyKey ?? null },
       type,
     };
   }
@@ -385,11 +412,16 @@ export async function startStripeServer(
     return status;
   }
 
-  async function maybeDeliver(events: StripeEvent[], deliverNow: boolean | undefined) {
+  /**
+   * Delivers events one after the other. For a test helper a refused delivery is an error; for
+   * an API request it is not (Stripe answers the request whatever the webhook says): it stays
+   * in `deliveries` for the test to check.
+   */
+  async function maybeDeliver(events: StripeEvent[], deliverNow: boolean | undefined, strict = true) {
     if (deliverNow === false) return;
     for (const e of events) {
       const status = await deliver(e);
-      if (status >= 300) throw new Error(`stripe-server: webhook ${e.type} answered ${status}`);
+      if (strict && status >= 300) throw new Error(`stripe-server: webhook ${e.type} answered ${status}`);
     }
   }
 
@@ -449,16 +481,62 @@ export async function startStripeServer(
     return sub;
   }
 
+  function itemObject(subscriptionId: string, price: string, periodStart: number): Json {
+    const period = prices.get(price)?.recurring?.interval === "year" ? 365 * 86400 : 30 * 86400;
+    return {
+      id: `si_${rand(14)}`,
+      object: "subscription_item",
+      current_period_start: periodStart,
+      current_period_end: periodStart + period,
+      price: priceObject(price),
+      quantity: 1,
+      subscription: subscriptionId,
+    };
+  }
+
+  const intervalOfItem = (item: Json | undefined) =>
+    ((item?.price as Json | undefined)?.recurring as Json | null | undefined)?.interval ?? null;
+
+  function recurringPrice(price: string, param: string): void {
+    if (!prices.has(price)) throw missing("price", price, param);
+    if (!prices.get(price)!.recurring) {
+      throw invalid(
+        "The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.",
+        param,
+      );
+    }
+  }
+
   async function updateSubscription(
     id: string,
-    changes: { status?: string; cancelAtPeriodEnd?: boolean; price?: string },
-    o: { deliver?: boolean; created?: number } = {},
+    changes: SubscriptionChanges,
+    o: { deliver?: boolean; created?: number; request?: RequestInfo } = {},
   ): Promise<StripeEvent> {
-    const sub = getSubscription(id);
-    if (sub.status === "canceled")
+    const current = getSubscription(id);
+    if (current.status === "canceled")
       throw invalid("A canceled subscription can only update its cancellation_details and metadata.");
+    const prorations = ["create_prorations", "none", "always_invoice"];
+    if (changes.prorationBehavior !== undefined && !prorations.includes(changes.prorationBehavior)) {
+      throw invalid(
+        `Invalid proration_behavior: must be one of ${prorations.join(", ")}`,
+        "proration_behavior",
+      );
+    }
+    const behaviors = [
+      "allow_incomplete",
+      "default_incomplete",
+      "error_if_incomplete",
+      "pending_if_incomplete",
+    ];
+    if (changes.paymentBehavior !== undefined && !behaviors.includes(changes.paymentBehavior)) {
+      throw invalid(`Invalid payment_behavior: must be one of ${behaviors.join(", ")}`, "payment_behavior");
+    }
+    // Changes are made on a copy, kept only if the whole request succeeds (as Stripe does).
+    const sub = structuredClone(current);
     const created = o.created ?? now();
     const previous: Json = {};
+    const items = (sub.items as Json).data as Json[];
+    const intervalBefore = intervalOfItem(items[0]);
     if (changes.status !== undefined) {
       previous.status = sub.status;
       sub.status = changes.status;
@@ -467,18 +545,82 @@ export async function startStripeServer(
       previous.cancel_at_period_end = sub.cancel_at_period_end;
       previous.canceled_at = sub.canceled_at;
       sub.cancel_at_period_end = changes.cancelAtPeriodEnd;
-      const item = ((sub.items as Json).data as Json[])[0]!;
-      sub.cancel_at = changes.cancelAtPeriodEnd ? item.current_period_end : null;
+      sub.cancel_at = changes.cancelAtPeriodEnd ? items[0]!.current_period_end : null;
       sub.canceled_at = changes.cancelAtPeriodEnd ? created : null;
     }
-    if (changes.price !== undefined) {
-      if (!prices.has(changes.price)) throw missing("price", changes.price, "items[0][price]");
-      const item = ((sub.items as Json).data as Json[])[0]!;
-      previous.items = structuredClone(sub.items);
-      item.price = priceObject(changes.price);
+    const itemChanges = [
+      ...(changes.price !== undefined ? [{ id: items[0]!.id as string, price: changes.price }] : []),
+      ...(changes.items ?? []),
+    ];
+    if (itemChanges.length > 0) previous.items = structuredClone(current.items);
+    itemChanges.forEach((change, i) => {
+      if (change.id === undefined) {
+        if (!change.price) throw invalid("Missing required param: items[price].", `items[${i}][price]`);
+        recurringPrice(change.price, `items[${i}][price]`);
+        if (items.some((it) => (it.price as Json).id === change.price)) {
+          throw invalid("Cannot add multiple subscription items with the same price.", `items[${i}][price]`);
+        }
+        items.push(itemObject(id, change.price, created));
+        return;
+      }
+      const at = items.findIndex((it) => it.id === change.id);
+      if (at < 0) throw missing("subscription_item", change.id, `items[${i}][id]`);
+      if (change.deleted) {
+        items.splice(at, 1);
+        return;
+      }
+      if (change.price !== undefined) {
+        recurringPrice(change.price, `items[${i}][price]`);
+        items[at]!.price = priceObject(change.price);
+      }
+    });
+    if (items.length === 0) throw invalid("A subscription must have at least one item.", "items");
+    if (changes.metadata) {
+      previous.metadata = structuredClone(current.metadata);
+      const metadata = { ...(sub.metadata as Json) };
+      for (const [k, v] of Object.entries(changes.metadata)) {
+        if (v === "") delete metadata[k];
+        else metadata[k] = v;
+      }
+      sub.metadata = metadata;
     }
-    const e = event("customer.subscription.updated", sub, { created, previous });
-    await maybeDeliver([e], o.deliver);
+
+    const events: StripeEvent[] = [];
+    // A new billing interval resets the billing dates and is invoiced at once (Stripe credits
+    // the unused time of the old price on that invoice).
+    if (intervalBefore !== null && intervalOfItem(items[0]) !== intervalBefore) {
+      previous.billing_cycle_anchor = sub.billing_cycle_anchor;
+      sub.billing_cycle_anchor = created;
+      for (const item of items) {
+        const period = intervalOfItem(item) === "year" ? 365 * 86400 : 30 * 86400;
+        Object.assign(item, { current_period_start: created, current_period_end: created + period });
+      }
+      const paid = !declining;
+      if (!paid && changes.paymentBehavior === "error_if_incomplete") {
+        throw new StripeApiError(402, {
+          type: "card_error",
+          code: "card_declined",
+          message: "Your card was declined.",
+        });
+      }
+      const invoice = invoiceObject(sub, {
+        status: paid ? "paid" : "open",
+        reason: "subscription_update",
+        created,
+      });
+      sub.latest_invoice = invoice.id;
+      if (!paid) {
+        previous.status ??= sub.status;
+        sub.status = "past_due";
+      }
+      events.push(
+        event(paid ? "invoice.paid" : "invoice.payment_failed", invoice, { created, request: o.request }),
+      );
+    }
+    subscriptions.set(id, sub);
+    const e = event("customer.subscription.updated", sub, { created, previous, request: o.request });
+    events.unshift(e);
+    await maybeDeliver(events, o.deliver, o.request === undefined);
     return e;
   }
 
@@ -549,6 +691,7 @@ export async function startStripeServer(
     req: http.IncomingMessage,
     path: string,
     body: Json,
+    request: RequestInfo,
   ): Promise<{ status: number; body: unknown }> {
     authorize(req);
     const method = req.method ?? "GET";
@@ -574,13 +717,31 @@ export async function startStripeServer(
       return { status: 200, body: (await cancelSubscription(subscriptionId)).data.object };
     }
     if (subscriptionId && method === "POST") {
-      const items = Array.isArray(body.items) ? (body.items as Json[]) : [];
-      const e = await updateSubscription(subscriptionId, {
-        ...(body.cancel_at_period_end !== undefined
-          ? { cancelAtPeriodEnd: body.cancel_at_period_end === "true" }
-          : {}),
-        ...(items[0]?.price ? { price: String(items[0].price) } : {}),
-      });
+      const items = Array.isArray(body.items) ? (body.items as Json[]) : undefined;
+      const str = (v: unknown) => (v === undefined ? undefined : String(v));
+      const e = await updateSubscription(
+        subscriptionId,
+        {
+          ...(body.cancel_at_period_end !== undefined
+            ? { cancelAtPeriodEnd: body.cancel_at_period_end === "true" }
+            : {}),
+          ...(items
+            ? {
+                items: items.map((it) => ({
+                  id: str(it.id),
+                  price: str(it.price),
+                  deleted: it.deleted === "true",
+                })),
+              }
+            : {}),
+          ...(body.metadata && typeof body.metadata === "object"
+            ? { metadata: body.metadata as Record<string, string> }
+            : {}),
+          prorationBehavior: str(body.proration_behavior),
+          paymentBehavior: str(body.payment_behavior),
+        },
+        { request },
+      );
       return { status: 200, body: e.data.object };
     }
     const priceId = idIn(/^\/v1\/prices\/([^/]+)$/);
@@ -598,10 +759,11 @@ export async function startStripeServer(
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", base);
+    const requestId = `req_${rand(14)}`;
     const send = (status: number, body: unknown) => {
       res.writeHead(status, {
         "content-type": "application/json",
-        "request-id": `req_${rand(14)}`,
+        "request-id": requestId,
         "stripe-version": API_VERSION,
       });
       res.end(JSON.stringify(body));
@@ -631,19 +793,23 @@ export async function startStripeServer(
         : req.method === "GET" || req.method === "DELETE"
           ? decodeForm(url.search.slice(1))
           : {};
+      const key = req.headers["idempotency-key"];
       requests.push({
         method: req.method ?? "GET",
         path: url.pathname,
         body,
         authorization: req.headers.authorization,
+        idempotencyKey: typeof key === "string" ? key : undefined,
       });
-      const key = req.headers["idempotency-key"];
       const idemKey = typeof key === "string" && req.method === "POST" ? `${url.pathname}:${key}` : null;
       if (idemKey && idempotent.has(idemKey)) {
         const hit = idempotent.get(idemKey)!;
         return send(hit.status, hit.body);
       }
-      const answer = await api(req, url.pathname, body);
+      const answer = await api(req, url.pathname, body, {
+        id: requestId,
+        idempotencyKey: typeof key === "string" ? key : null,
+      });
       if (idemKey && answer.status < 500) idempotent.set(idemKey, answer);
       send(answer.status, answer.body);
     } catch (err) {
@@ -668,6 +834,10 @@ export async function startStripeServer(
       return s ? publicView(s) : undefined;
     },
     subscription: (id) => subscriptions.get(id),
+    subscriptions: () => [...subscriptions.values()],
+    declinePayments: (on) => {
+      declining = on;
+    },
     pay,
     updateSubscription,
     cancelSubscription,

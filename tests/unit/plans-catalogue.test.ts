@@ -30,7 +30,7 @@ describe("catalogue", () => {
   });
 
   it("the paidPlans answer matches its schema, in tier order, with links for paid plans", () => {
-    const answer = PaidPlansResponse.parse(listPlanCards());
+    const answer = PaidPlansResponse.parse(listPlanCards({ payments: { configured: false, prices: {} } }));
     expect(answer.plans.map((p) => p.id)).toEqual(["lite", "explorer", "monetizer", "moon", "agency"]);
     expect(answer.plans[0].link).toBeNull();
     expect(answer.plans[1].link).toBe("/joinplan?plan=explorer");
@@ -59,6 +59,9 @@ describe("catalogue", () => {
       planId: "moon",
       interval: "yearly",
     });
+    expect(
+      CheckoutBody.parse({ planId: "moon", interval: "yearly", confirmChange: true }).confirmChange,
+    ).toBe(true);
     expect(() => CheckoutBody.parse({ planId: "gold", interval: "yearly" })).toThrow();
     expect(() => CheckoutBody.parse({ planId: "moon", interval: "weekly" })).toThrow();
   });

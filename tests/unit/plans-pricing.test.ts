@@ -8,6 +8,7 @@ import {
   planButton,
   planCardState,
   priceDisplay,
+  purchaseInterval,
   showsSaveBadge,
   yearlyMonthlyEquivalent,
   yearlySavingsPercent,
@@ -26,8 +27,13 @@ const card = (over: Partial<PlanCard>): PlanCard => ({
   buttonText: "Upgrade to Explorer",
   link: "/joinplan?plan=explorer",
   features: [],
+  checkout: { monthly: { available: true }, yearly: { available: true } },
   ...over,
 });
+
+/** The cards as a deployment with Stripe and every price configured lists them. */
+const cards = () =>
+  listPlanCards({ payments: { configured: true, prices: { STRIPE_PRICE_EXPLORER_MONTHLY: "price_x" } } });
 
 describe("price arithmetic", () => {
   it.each([
@@ -70,7 +76,7 @@ describe("price arithmetic", () => {
   });
 
   it("every paid plan of the catalogue earns the yearly badge", () => {
-    for (const plan of listPlanCards().plans.filter((p) => p.priceYearly !== null)) {
+    for (const plan of cards().plans.filter((p) => p.priceYearly !== null)) {
       expect(showsSaveBadge(yearlySavingsPercent(plan)), plan.id).toBe(true);
     }
   });
@@ -79,7 +85,7 @@ describe("price arithmetic", () => {
 describe("defaultInterval", () => {
   it("is yearly when any card has a yearly price", () => {
     expect(defaultInterval([card({ price: 0, priceYearly: null }), card({})])).toBe("yearly");
-    expect(defaultInterval(listPlanCards().plans)).toBe("yearly");
+    expect(defaultInterval(cards().plans)).toBe("yearly");
   });
   it("is monthly otherwise", () => {
     expect(defaultInterval([card({ priceYearly: null })])).toBe("monthly");
@@ -146,7 +152,7 @@ describe("priceDisplay", () => {
 });
 
 describe("card states", () => {
-  const { plans } = listPlanCards();
+  const { plans } = cards();
   const states = (accountPlan: string | null) => {
     const current = currentPlanId(plans, accountPlan);
     return Object.fromEntries(plans.map((p) => [p.id, planCardState(p, current)]));
@@ -189,11 +195,54 @@ describe("card states", () => {
   it("buttons follow the state", () => {
     const explorer = plans.find((p) => p.id === "explorer")!;
     const lite = plans.find((p) => p.id === "lite")!;
-    expect(planButton(explorer, "selected")).toEqual({ label: messages.planCurrent, enabled: false });
-    expect(planButton(explorer, "upgrade")).toEqual({ label: explorer.buttonText, enabled: true });
-    expect(planButton(explorer, "downgrade")).toEqual({ label: "Switch to Explorer", enabled: true });
-    expect(planButton(explorer, "none")).toEqual({ label: explorer.buttonText, enabled: true });
-    expect(planButton(lite, "disabled")).toEqual({ label: messages.planIncluded, enabled: false });
+    const unavailable = null;
+    expect(planButton(explorer, "selected")).toEqual({
+      label: messages.planCurrent,
+      enabled: false,
+      unavailable,
+    });
+    expect(planButton(explorer, "upgrade")).toEqual({
+      label: explorer.buttonText,
+      enabled: true,
+      unavailable,
+    });
+    expect(planButton(explorer, "downgrade")).toEqual({
+      label: "Switch to Explorer",
+      enabled: true,
+      unavailable,
+    });
+    expect(planButton(explorer, "none")).toEqual({ label: explorer.buttonText, enabled: true, unavailable });
+    expect(planButton(lite, "disabled")).toEqual({
+      label: messages.planIncluded,
+      enabled: false,
+      unavailable,
+    });
     expect(planButton(lite, "none").enabled).toBe(false);
+  });
+
+  it("a button whose checkout is not available is disabled and says why", () => {
+    const explorer = plans.find((p) => p.id === "explorer")!;
+    const lite = plans.find((p) => p.id === "lite")!;
+    const why = {
+      available: false as const,
+      code: "NOT_CONFIGURED",
+      message: messages.paymentsNotConfigured,
+    };
+    for (const state of ["upgrade", "downgrade", "none"] as const) {
+      expect(planButton(explorer, state, why)).toMatchObject({
+        enabled: false,
+        unavailable: messages.paymentsNotConfigured,
+      });
+    }
+    // A button that could not be pressed anyway says nothing more.
+    expect(planButton(explorer, "selected", why)).toMatchObject({ enabled: false, unavailable: null });
+    expect(planButton(lite, "disabled", why)).toMatchObject({ enabled: false, unavailable: null });
+  });
+
+  it("a card is bought in the chosen interval, or monthly when it has no yearly price", () => {
+    expect(purchaseInterval(card({}), "yearly")).toBe("yearly");
+    expect(purchaseInterval(card({}), "monthly")).toBe("monthly");
+    expect(purchaseInterval(card({ priceYearly: null }), "yearly")).toBe("monthly");
+    expect(purchaseInterval(card({ oneTimePayment: 500 }), "yearly")).toBe("monthly");
   });
 });

@@ -2,7 +2,8 @@ import { route } from "@/lib/api/route";
 import { listPlanCards } from "@/lib/plans/plan-cards";
 import { PaidPlansQuery } from "@/lib/plans/schemas";
 
-// GET /api/app/paidPlans?appId= - the plan cards of the upgrade dialog, in tier order
+// GET /api/app/paidPlans?appId= - the plan cards of the upgrade dialog, in tier order, each
+// saying whether checkout is available (and if not, the variable to set)
 export const GET = route({ auth: "builder", query: PaidPlansQuery }, async ({ query }) =>
-  listPlanCards(query.appId),
+  listPlanCards({ appId: query.appId }),
 );
