@@ -3,7 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { migrateDatabase } from "../db/migrate";
+import { startOidcServer } from "../tests/support/oidc-server";
 import { startSmtpCapture } from "../tests/support/smtp-server";
+import { startStripeForApp } from "../tests/support/stripe-for-app";
 import { assertLocalDatabase } from "../tests/support/test-env";
 import { type LocalDb, startLocalPostgres } from "./local-db";
 
@@ -84,6 +86,16 @@ async function main(): Promise<number> {
   cleanups.push(() => smtp.close());
   log(`SMTP capture on ${smtp.url}, mails in ${path.relative(ROOT, MAIL_DIR)}/`);
 
+  // 3. Google sign-in: a local OpenID Connect provider stands in for Google.
+  const oidc = await startOidcServer();
+  cleanups.push(() => oidc.close());
+  log(`OIDC provider (Google) on ${oidc.issuer}`);
+
+  // Payments: the local Stripe double (REST API, hosted checkout page, signed webhooks).
+  const stripe = await startStripeForApp(BASE_URL);
+  cleanups.push(() => stripe.server.close());
+  log(`Stripe double on ${stripe.server.url}`);
+
   const appEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -93,11 +105,15 @@ async function main(): Promise<number> {
     DATABASE_URL: databaseUrl,
     SMTP_URL: smtp.url,
     MAIL_FROM: "Builder <no-reply@example.com>",
+    GOOGLE_CLIENT_ID: oidc.clientId,
+    GOOGLE_CLIENT_SECRET: oidc.clientSecret,
+    GOOGLE_ISSUER: oidc.issuer,
+    ...stripe.env,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     NEXT_TELEMETRY_DISABLED: "1",
   };
 
-  // 3. Build and start
+  // 4. Build and start
   const hasBuild = fs.existsSync(path.join(ROOT, ".next/BUILD_ID"));
   if (process.env.E2E_SKIP_BUILD === "1" && hasBuild) {
     log("E2E_SKIP_BUILD=1: using the existing .next build");
@@ -128,7 +144,7 @@ async function main(): Promise<number> {
   await waitForServer(server);
   log(`app answering on ${BASE_URL} (${seconds(t)}), server log in ${path.relative(ROOT, SERVER_LOG)}`);
 
-  // 4. Playwright
+  // 5. Playwright
   t = Date.now();
   const code = await run(
     process.execPath,
@@ -138,6 +154,7 @@ async function main(): Promise<number> {
         ...process.env,
         E2E_BASE_URL: BASE_URL,
         E2E_MAIL_DIR: MAIL_DIR,
+        E2E_OIDC_ISSUER: oidc.issuer,
         DATABASE_URL: databaseUrl,
         CHROMIUM_PATH: CHROMIUM,
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",

@@ -1,8 +1,8 @@
-import "server-only";
 import { isPaidPlan } from "./capabilities";
 import { PLAN_CATALOGUE, type PlanId } from "./catalogue";
 import type { BillingInterval } from "./schemas";
 
+// Not secret (price ids), so no server-only guard: the end-to-end harness reads the names too.
 // Stripe price ids come from the environment, one per paid plan and billing interval:
 // STRIPE_PRICE_EXPLORER_MONTHLY, STRIPE_PRICE_EXPLORER_YEARLY, ... STRIPE_PRICE_AGENCY_YEARLY.
 // Read here, at call time, so a deployment can set them without a code change.
