@@ -141,6 +141,15 @@ export const messages = {
   planChangeNotApplied: "The plan change did not go through, so your plan has not changed",
   intervalMonthly: "monthly",
   intervalYearly: "yearly",
+  // Settings: the plan section (the builder account view of spec 1 §6)
+  settingsPlanHeading: "Plan",
+  settingsPlanCurrent: "You are on the {plan} plan",
+  settingsPlanFree:
+    "You are on the free {plan} plan. Upgrade for more data, larger uploads and tool settings.",
+  settingsPlanStatus: "Subscription status: {status}",
+  settingsPlanCancelled: "Cancelled on {date}: the plan ends with the paid period",
+  settingsChangePlan: "Change plan",
+  settingsUpgrade: "Upgrade",
 } as const;
 
 export type MessageKey = keyof typeof messages;

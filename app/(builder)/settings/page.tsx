@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ChangeEmailForm } from "@/components/account/change-email-form";
+import { PlanSection } from "@/components/account/plan-section";
 import { ResetPasswordRequest } from "@/components/auth/reset-password-request";
 import { getPageSession } from "@/lib/auth/page-session";
 
@@ -17,6 +18,7 @@ export default async function SettingsPage() {
         </p>
         <ChangeEmailForm />
       </section>
+      {session?.account && <PlanSection account={session.account} />}
       <section className="grid gap-3">
         <h2 className="font-medium">Password</h2>
         <p className="text-sm text-muted-foreground">We'll email you a link to choose a new password.</p>
