@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { Field } from "@/components/auth/field";
 import { FormError } from "@/components/auth/form-error";
+import { useLeavePageWarning } from "@/components/shell/use-leave-warning";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
 
@@ -13,6 +14,9 @@ export function ChangeEmailForm() {
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A half-typed change is not lost by a stray click on another page.
+  const [dirty, setDirty] = useState(false);
+  useLeavePageWarning(dirty);
 
   const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -27,6 +31,7 @@ export function ChangeEmailForm() {
       });
       setSent(newEmail);
       formEl.reset();
+      setDirty(false);
       toast.success(messages.emailChangeSent);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : messages.internal);
@@ -36,7 +41,12 @@ export function ChangeEmailForm() {
   };
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4 rounded-md border border-border p-4" noValidate>
+    <form
+      onSubmit={onSubmit}
+      onInput={(e) => setDirty(new FormData(e.currentTarget).get("new-email") !== "")}
+      className="grid gap-4 rounded-md border border-border p-4"
+      noValidate
+    >
       <Field id="new-email" label="New email" type="email" autoComplete="email" required />
       <Field
         id="current-password"
