@@ -18,7 +18,9 @@ export function TokenRefresher() {
       if (stopped || !res?.ok) return;
       const { token } = (await res.json()) as { token: string };
       setBearerToken(token);
-      await fetch("/api/auth/session", { credentials: "same-origin" }).catch(() => null);
+      const renewed = await fetch("/api/auth/session", { credentials: "same-origin" }).catch(() => null);
+      // Read to the end: an unread body keeps the request open in the browser.
+      await renewed?.text().catch(() => null);
     };
     void refresh();
     const timer = setInterval(refresh, TOKEN_REFRESH_MS);
