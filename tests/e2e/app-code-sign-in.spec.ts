@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { MAGIC_CODE_MAX_ATTEMPTS } from "../../lib/constants";
 import { messages } from "../../lib/messages";
 import { AppLoginPage } from "./pages/app-login-page";
-import { createPublishedApp, findUser, uniqueEmail } from "./support/db";
+import { createPublishedApp, disableUser, findUser, uniqueEmail } from "./support/db";
 import { codeIn, linkIn, waitForMail } from "./support/mail";
 import { toast } from "./support/ui";
 
@@ -83,4 +83,22 @@ test(`${MAGIC_CODE_MAX_ATTEMPTS} wrong codes kill the code`, async ({ page }) =>
     code: "ATTEMPTS_EXCEEDED",
     message: messages.otpAttemptsExceeded,
   });
+});
+
+test("a sign-in that fails after the code was accepted says so", async ({ page }) => {
+  const app = await createPublishedApp("Late App");
+  const email = uniqueEmail("late");
+  const login = new AppLoginPage(page, app.appId);
+  await login.goto();
+  await login.requestCode(email);
+  const mail = await waitForMail(email, { subject: "Late App" });
+  // The code is right, but the account is disabled (by an admin, say) before the browser
+  // exchanges its custom token for a session: the exchange is refused for real.
+  await page.route(/\/api\/auth\/callback\/token/, async (route) => {
+    await disableUser(email, app.appId);
+    await route.continue();
+  });
+  await login.enterCode(codeIn(mail));
+  await expect(page.getByRole("alert").filter({ hasText: messages.magicSignInFailed })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/app/${app.appId}/login`));
 });
