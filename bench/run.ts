@@ -1,14 +1,13 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
 import { closeDb } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
 import { insertAccountIfMissing } from "../db/queries/accounts";
 import { insertUser } from "../db/queries/users";
 import { claimsFor } from "../lib/auth/claims";
 import { encodeBearerToken } from "../lib/auth/session-token";
-import { startLocalPostgres } from "../scripts/local-db";
+import { adminQuery, startLocalPostgres } from "../scripts/local-db";
 import { commandLine, processTree, ticksPerSecond, treeCpuMicros } from "./cpu";
 import { buildReason, type NextServer, nextBuild, startNext } from "./next-server";
 
@@ -41,16 +40,6 @@ async function cleanup() {
   while (cleanups.length) {
     const step = cleanups.pop()!;
     await step().catch((err) => console.error("cleanup:", err));
-  }
-}
-
-async function adminQuery(url: string, sql: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
   }
 }
 

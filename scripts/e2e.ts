@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { migrateDatabase } from "../db/migrate";
 import { startOidcServer } from "../tests/support/oidc-server";
 import { startSmtpCapture } from "../tests/support/smtp-server";
 import { startStripeForApp } from "../tests/support/stripe-for-app";
 import { assertLocalDatabase } from "../tests/support/test-env";
-import { type LocalDb, startLocalPostgres } from "./local-db";
+import { adminQuery, type LocalDb, startLocalPostgres } from "./local-db";
 
 // npm run test:e2e - the production build, driven by Playwright as a person would.
 //
@@ -172,16 +171,6 @@ async function startDatabase(): Promise<string> {
   const local: LocalDb = await startLocalPostgres(path.join(ROOT, ".data/e2e-postgres"), PG_PORT);
   cleanups.push(() => local.stop());
   return local.adminUrl;
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 const nextBin = () => path.join(ROOT, "node_modules/next/dist/bin/next");

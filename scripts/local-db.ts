@@ -86,3 +86,14 @@ function removeStalePidFile(dir: string): void {
     fs.rmSync(pidFile);
   }
 }
+
+/** One statement on a fresh connection (CREATE/DROP DATABASE cannot run in a pool's transaction). */
+export async function adminQuery(url: string, sql: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,8 +1,7 @@
 import path from "node:path";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase } from "../../db/migrate";
-import { startLocalPostgres } from "../../scripts/local-db";
+import { adminQuery, startLocalPostgres } from "../../scripts/local-db";
 import { assertLocalDatabase, TEST_PG_PORT } from "./test-env";
 
 declare module "vitest" {
@@ -42,14 +41,4 @@ export default async function setup(project: TestProject) {
     );
     if (others.rows[0]?.n === 0) await stop();
   };
-}
-
-async function adminQuery(url: string, sql: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
