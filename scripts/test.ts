@@ -50,7 +50,11 @@ const STEPS: Step[] = [
       { bin: bin("tsc"), args: ["--noEmit", "--incremental", "false"] },
     ],
   },
-  { name: "lint", label: "biome check .", commands: [{ bin: bin("biome"), args: ["check", "."] }] },
+  {
+    name: "lint",
+    label: "biome check --error-on-warnings .",
+    commands: [{ bin: bin("biome"), args: ["check", "--error-on-warnings", "."] }],
+  },
   {
     name: "vitest",
     label: "vitest run (unit + integration)",
