@@ -89,18 +89,16 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
     debug: () => {},
   },
   callbacks: {
-    async signIn({ account, profile }) {
+    async signIn({ user, account, profile }) {
       if (account?.provider !== "google") return true;
       const tenant = (await cookies()).get(OAUTH_APP_COOKIE)?.value || null;
-      const user = await googleSignIn(tenant, profile);
-      return Boolean(user);
+      const found = await googleSignIn(tenant, profile);
+      if (!found) return false;
+      // Auth.js hands this same user object to the jwt callback, which takes the claims.
+      (user as Partial<ClaimsUser>).claims = claimsFor(found);
+      return true;
     },
-    async jwt({ token, user, account, profile }) {
-      if (account?.provider === "google") {
-        const tenant = (await cookies()).get(OAUTH_APP_COOKIE)?.value || null;
-        const u = await googleSignIn(tenant, profile);
-        return u ? { ...token, ...claimsFor(u) } : null;
-      }
+    async jwt({ token, user }) {
       if (user && "claims" in user) return { ...token, ...(user as ClaimsUser).claims };
       // Every later read of the session checks the user again, like the route wrapper does:
       // a deleted or disabled user, or a token from before a password reset, is signed out.
