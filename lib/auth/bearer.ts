@@ -1,8 +1,5 @@
 import "server-only";
-import { findUserById } from "@/db/queries/users";
-import { AppError } from "@/lib/api/errors";
 import { BEARER_TOKEN_TTL_S } from "@/lib/constants";
-import { claimsFor } from "./claims";
 import type { Session } from "./session";
 import { encodeBearerToken, type SessionClaims } from "./session-token";
 
@@ -14,8 +11,13 @@ export async function issueBearerToken(claims: SessionClaims) {
   };
 }
 
-export async function refreshBearerToken(session: Session) {
-  const user = await findUserById(session.userId);
-  if (!user) throw new AppError("UNAUTHENTICATED", "unauthenticated");
-  return issueBearerToken(claimsFor(user));
+/** A fresh bearer token from the session the route wrapper already checked against the database. */
+export function refreshBearerToken(session: Session) {
+  return issueBearerToken({
+    sub: session.userId,
+    tid: session.tenantId,
+    sv: session.sessionVersion,
+    ev: session.emailVerified,
+    email: session.email,
+  });
 }

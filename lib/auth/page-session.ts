@@ -1,10 +1,14 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
+import { cache } from "react";
 import { loadSession, readSessionToken, type Session } from "./session";
 
-/** The session of the page being rendered (server components and server actions). */
-export async function getPageSession(): Promise<Session | null> {
+/**
+ * The session of the page being rendered (server components and server actions). Cached per
+ * request: the layout and the page both ask, and the database is read once.
+ */
+export const getPageSession = cache(async (): Promise<Session | null> => {
   const jar = await cookies();
   const found = readSessionToken(await headers(), (name) => jar.get(name)?.value);
   return found ? loadSession(found.token, found.via) : null;
-}
+});

@@ -8,6 +8,7 @@ export type Session = {
   email: string;
   emailVerified: boolean;
   disabled: boolean;
+  sessionVersion: number;
   account: SessionUserRow["account"];
   via: "cookie" | "bearer";
 };
@@ -35,6 +36,7 @@ export async function loadSession(token: string, via: Session["via"]): Promise<S
     email: row.email,
     emailVerified: row.emailVerifiedAt !== null,
     disabled: row.disabledAt !== null,
+    sessionVersion: row.sessionVersion,
     account: row.account,
     via,
   };
