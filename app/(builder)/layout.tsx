@@ -12,7 +12,7 @@ import { SIDEBAR_COOKIE } from "@/lib/constants";
 // proxy.ts already redirects; the layout checks again because proxy only redirects pages.
 export default async function BuilderLayout({ children }: { children: React.ReactNode }) {
   const session = await getPageSession();
-  if (!session || session.tenantId !== null || session.disabled) redirect("/login");
+  if (!session || session.tenantId !== null) redirect("/login");
   if (!session.emailVerified) redirect("/auth/verifyEmail");
   const defaultOpen = isSidebarOpen((await cookies()).get(SIDEBAR_COOKIE)?.value);
   const account = session.account;

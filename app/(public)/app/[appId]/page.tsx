@@ -12,7 +12,7 @@ export default async function PublicAppPage({ params }: { params: Promise<{ appI
   const { appId } = await params;
   const app = await publishedAppOr404(appId);
   const session = await getPageSession();
-  const signedIn = session?.tenantId === app.id && !session.disabled;
+  const signedIn = session?.tenantId === app.id;
   return (
     <main className="mx-auto grid max-w-3xl gap-6 px-4 py-12">
       <header className="flex items-center justify-between gap-4">
