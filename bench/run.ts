@@ -5,8 +5,8 @@ import { closeDb } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
 import { insertAccountIfMissing } from "../db/queries/accounts";
 import { insertUser } from "../db/queries/users";
-import { claimsFor } from "../lib/auth/claims";
 import { encodeBearerToken } from "../lib/auth/session-token";
+import { startSession } from "../lib/auth/sessions";
 import { adminQuery, startLocalPostgres } from "../scripts/local-db";
 import { commandLine, processTree, ticksPerSecond, treeCpuMicros } from "./cpu";
 import { buildReason, type NextServer, nextBuild, startNext } from "./next-server";
@@ -60,9 +60,10 @@ async function seedBuilder() {
     emailVerifiedAt: new Date(),
   }))!;
   await insertAccountIfMissing({ userId: user.id, accountType: "builder", appId: null });
-  const token = await encodeBearerToken(claimsFor(user));
+  const { claims } = await startSession(user, { userAgent: "bench", ip: "127.0.0.1" });
+  const token = await encodeBearerToken(claims);
   await closeDb();
-  return { user, token };
+  return { user, token, sessionId: claims.sid };
 }
 
 async function load(server: NextServer, target: Target, amount: number): Promise<Sample> {
@@ -114,7 +115,7 @@ async function main() {
   process.env.AUTH_SECRET = crypto.randomBytes(32).toString("base64url");
   process.env.APP_URL = `http://localhost:${PORT}`;
   await migrateDatabase(databaseUrl);
-  const { user, token } = await seedBuilder();
+  const { token, sessionId } = await seedBuilder();
 
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_ROUTES: "1", NEXT_TELEMETRY_DISABLED: "1" };
   const reason = buildReason(APP_DIR);
@@ -126,7 +127,7 @@ async function main() {
   }
 
   const targets: Target[] = [
-    { name: "baseline (bare route)", path: `/api/bench/baseline?id=${user.id}`, headers: {} },
+    { name: "baseline (bare route)", path: `/api/bench/baseline?id=${sessionId}`, headers: {} },
     {
       name: "account/current",
       path: "/api/live_api/account/current",

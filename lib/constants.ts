@@ -4,8 +4,12 @@
 export const TOKEN_REFRESH_MS = 50 * 60 * 1000;
 /** Bearer tokens live a little longer than the refresh period so a late refresh still works. */
 export const BEARER_TOKEN_TTL_S = 60 * 60;
-/** Cookie sessions: a month, renewed whenever the session is read. */
-export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
+/** A session unused for two weeks ends (the cookie's lifetime, renewed when the session is read). */
+export const SESSION_IDLE_S = 14 * 24 * 60 * 60;
+/** No session lives longer than 30 days from its sign-in, however often it is used or refreshed. */
+export const SESSION_ABSOLUTE_S = 30 * 24 * 60 * 60;
+/** A session's last use is written at most this often (the idle clock's resolution). */
+export const SESSION_TOUCH_S = 5 * 60;
 
 /** "wait 3 seconds first; ... retried up to 7 times, 4 seconds apart" (spec 1 §4) */
 export const ACCOUNT_CREATE_INITIAL_WAIT_MS = 3000;
@@ -25,15 +29,37 @@ export const CUSTOM_TOKEN_TTL_S = 5 * 60;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-/** Login throttling: failures per window before 'Too many login attempts'. */
-export const LOGIN_FAILURES_PER_ACCOUNT = 5;
+/**
+ * Attempt limits (docs/decisions.md, "Attempt limits"). Each is reserved before the check it
+ * guards. Per address and account, a stranger's failures lock out only the stranger's address;
+ * the per-account ceiling stops guessing spread over many addresses.
+ */
+export const LOGIN_FAILURES_PER_ACCOUNT_AND_IP = 5;
+export const LOGIN_FAILURES_PER_ACCOUNT_AND_IP_WINDOW_S = 15 * 60;
+export const LOGIN_FAILURES_PER_ACCOUNT = 100;
+export const LOGIN_FAILURES_PER_ACCOUNT_WINDOW_S = 60 * 60;
 export const LOGIN_FAILURES_PER_IP = 30;
-export const LOGIN_WINDOW_S = 15 * 60;
+export const LOGIN_FAILURES_PER_IP_WINDOW_S = 15 * 60;
 
-/** Mail sends (verification, reset, magic code): per address and per IP. */
-export const MAIL_SENDS_PER_ADDRESS = 5;
+/** Mail sends (verification, reset, email change, sign-in codes), per kind of mail. */
+export const MAIL_SENDS_PER_ADDRESS_AND_IP = 5;
+export const MAIL_SENDS_PER_ADDRESS_AND_IP_WINDOW_S = 15 * 60;
+export const MAIL_SENDS_PER_ADDRESS = 20;
+export const MAIL_SENDS_PER_ADDRESS_WINDOW_S = 60 * 60;
 export const MAIL_SENDS_PER_IP = 30;
-export const MAIL_WINDOW_S = 15 * 60;
+export const MAIL_SENDS_PER_IP_WINDOW_S = 15 * 60;
+
+/** Sign-ups that did not create an account (the address was taken), per IP. */
+export const SIGNUP_FAILURES_PER_IP = 10;
+export const SIGNUP_FAILURES_PER_IP_WINDOW_S = 15 * 60;
+/** Email change requests refused because the address is taken, per user. */
+export const EMAIL_CHANGE_IN_USE_PER_USER = 10;
+export const EMAIL_CHANGE_IN_USE_PER_USER_WINDOW_S = 60 * 60;
+/** Wrong one-time codes per IP, across addresses (each code also dies after 5 wrong guesses). */
+export const OTP_FAILURES_PER_IP = 30;
+export const OTP_FAILURES_PER_IP_WINDOW_S = 15 * 60;
+/** The newest live codes of an address that a typed code is checked against. */
+export const MAGIC_CODES_LIVE_PER_ADDRESS = 3;
 
 /** "a sidebar toggles with Ctrl/Cmd+B and is remembered in a cookie" */
 export const SIDEBAR_COOKIE = "sidebar_state";

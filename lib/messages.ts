@@ -48,6 +48,9 @@ export const messages = {
   appNotFound: "App not found",
   googleNotConfigured: "Google sign-in is not configured (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)",
   unsavedChanges: "You have unsaved changes. Leave anyway?",
+  passwordRemovedAfterProof:
+    "Your email is confirmed. A password had been set on this account before the address was confirmed, so for your safety we removed it and signed out every other session. To sign in with a password, set a new one with 'Forgot password'.",
+  sessionNotFound: "This session has already ended",
 
   // Shared helpers (spec 1 §8, Other)
   llmOutputNotJson: "LLM output is not a valid JSON",

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
-import type { SessionAccount } from "@/db/queries/users";
+import type { SessionAccount } from "@/db/queries/sessions";
 import { messages } from "@/lib/messages";
 import { isBuilderAccountView } from "@/lib/plans/capabilities";
 import { findPlan } from "@/lib/plans/catalogue";

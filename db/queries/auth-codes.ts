@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { db, type Executor } from "../client";
 import { type AuthCode, type AuthCodePurpose, authCodes } from "../schema";
 
@@ -64,10 +64,34 @@ export async function findLiveAuthCodeByToken(
   return row;
 }
 
-/** The newest unused, unexpired magic code of an address in an app. */
-export async function findLatestMagicCode(tenantId: string, email: string, ex: Executor = db()) {
+/**
+ * Reserves one attempt on each of the newest live magic codes of an address, in one statement:
+ * only codes with attempts left take it, so however many guesses race, each code is compared at
+ * most `maxAttempts` times. Answers the codes that took the attempt (with their new count).
+ */
+export async function reserveMagicCodeAttempt(
+  tenantId: string,
+  email: string,
+  maxAttempts: number,
+  newest: number,
+  ex: Executor = db(),
+) {
+  const result = await ex.execute<{ id: string; code_hash: string | null; attempts: number }>(sql`
+    UPDATE auth_codes SET attempts = attempts + 1
+    WHERE id IN (
+      SELECT id FROM auth_codes
+      WHERE purpose = 'magic_code' AND tenant_id = ${tenantId} AND email = ${email}
+        AND used_at IS NULL AND expires_at > now()
+      ORDER BY created_at DESC LIMIT ${newest}
+    ) AND attempts < ${maxAttempts} AND used_at IS NULL
+    RETURNING id, code_hash, attempts`);
+  return result.rows.map((r) => ({ id: r.id, codeHash: r.code_hash, attempts: Number(r.attempts) }));
+}
+
+/** Whether an address has a live magic code (used up by wrong guesses or not). */
+export async function hasLiveMagicCode(tenantId: string, email: string, ex: Executor = db()) {
   const [row] = await ex
-    .select()
+    .select({ id: authCodes.id })
     .from(authCodes)
     .where(
       and(
@@ -78,19 +102,8 @@ export async function findLatestMagicCode(tenantId: string, email: string, ex: E
         gt(authCodes.expiresAt, new Date()),
       ),
     )
-    .orderBy(desc(authCodes.createdAt))
     .limit(1);
-  return row;
-}
-
-/** Counts a wrong guess atomically; returns the new count. */
-export async function incrementAuthCodeAttempts(id: string, ex: Executor = db()): Promise<number> {
-  const [row] = await ex
-    .update(authCodes)
-    .set({ attempts: sql`${authCodes.attempts} + 1` })
-    .where(eq(authCodes.id, id))
-    .returning({ attempts: authCodes.attempts });
-  return row?.attempts ?? 0;
+  return Boolean(row);
 }
 
 /** Uses a code by id if nobody used it first. */

@@ -1,28 +1,69 @@
-import { eq, sql } from "drizzle-orm";
-import { db, type Executor } from "../client";
-import { rateLimits } from "../schema";
+import crypto from "node:crypto";
+import type pg from "pg";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { pool } from "../client";
 
 /**
- * Adds `by` to a fixed-window counter and returns the count in the current window.
- * A window older than `windowSeconds` restarts at `by`.
+ * Attempt counters in PostgreSQL (table rate_limits), through rate-limiter-flexible: each
+ * consume is one INSERT ... ON CONFLICT DO UPDATE ... RETURNING, so N requests racing on one key
+ * are counted one after another and no more than the limit ever get through.
  */
-export async function bumpCounter(
-  key: string,
-  windowSeconds: number,
-  by = 1,
-  ex: Executor = db(),
-): Promise<number> {
-  const result = await ex.execute<{ count: number }>(sql`
-    INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, now(), ${by})
-    ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${windowSeconds})
-                   THEN ${by} ELSE rate_limits.count + ${by} END,
-      window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${windowSeconds})
-                   THEN now() ELSE rate_limits.window_start END
-    RETURNING count`);
-  return Number(result.rows[0]?.count ?? 0);
+export type Counter = {
+  /** Takes one point; false when the window's points were already used up. */
+  consume(key: string): Promise<boolean>;
+  /** Gives one point back (an attempt that turned out fine). */
+  refund(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+};
+
+const limiters = new WeakMap<pg.Pool, Map<string, RateLimiterPostgres>>();
+
+function limiter(name: string, points: number, durationS: number): RateLimiterPostgres {
+  const p = pool();
+  let byName = limiters.get(p);
+  if (!byName) {
+    byName = new Map();
+    limiters.set(p, byName);
+  }
+  const id = `${name}:${points}:${durationS}`;
+  let found = byName.get(id);
+  if (!found) {
+    found = new RateLimiterPostgres({
+      storeClient: p,
+      storeType: "pool",
+      tableName: "rate_limits",
+      // The table comes from our migrations; expired rows are deleted by the prune job.
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      keyPrefix: name,
+      points,
+      duration: durationS,
+    });
+    byName.set(id, found);
+  }
+  return found;
 }
 
-export async function deleteCounter(key: string, ex: Executor = db()): Promise<void> {
-  await ex.delete(rateLimits).where(eq(rateLimits.key, key));
+// Keys carry addresses and emails: stored hashed, and always short enough for the column.
+const hashKey = (key: string) => crypto.createHash("sha256").update(key).digest("base64url");
+
+export function counter(name: string, points: number, durationS: number): Counter {
+  const rl = () => limiter(name, points, durationS);
+  return {
+    async consume(key) {
+      try {
+        await rl().consume(hashKey(key));
+        return true;
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return false;
+        throw err;
+      }
+    },
+    async refund(key) {
+      await rl().reward(hashKey(key));
+    },
+    async reset(key) {
+      await rl().delete(hashKey(key));
+    },
+  };
 }

@@ -1,11 +1,16 @@
-import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, text, timestamp, uuid, varchar } from "drizzle-orm/pg-core";
 
-// Fixed-window counters: one row per key (e.g. "login:ip:1.2.3.4") and window.
-export const rateLimits = pgTable("rate_limits", {
-  key: text("key").primaryKey(),
-  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
-  count: integer("count").notNull().default(0),
-});
+// Attempt counters of rate-limiter-flexible's PostgreSQL store (its table shape): one row per
+// limit and key (hashed), points used in the window, and when the window ends (epoch ms).
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: varchar("key", { length: 255 }).primaryKey(),
+    points: integer("points").notNull().default(0),
+    expire: bigint("expire", { mode: "number" }),
+  },
+  (t) => [index("rate_limits_expire_idx").on(t.expire)],
+);
 
 // Mail that was not sent over SMTP lands here and is shown at /dev/outbox outside production.
 export const emailOutbox = pgTable(

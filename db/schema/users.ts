@@ -23,8 +23,6 @@ export const users = pgTable(
     name: text("name"),
     googleSub: text("google_sub"),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
-    // Bumped when every existing session must end (a password reset).
-    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -32,6 +30,29 @@ export const users = pgTable(
 );
 
 export type User = typeof users.$inferSelect;
+
+// One row per signed-in browser or API client. Every session JWT (cookie or bearer) carries the
+// row's id, and every request checks it: logout, "sign out everywhere", a password reset or a
+// disable end a session at once, and no refresh outlives expires_at (the absolute lifetime).
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // Touched at most every few minutes: the idle timeout counts from here.
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export type SessionRow = typeof sessions.$inferSelect;
 
 export const authCodePurposes = [
   "verify_email",

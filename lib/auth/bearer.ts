@@ -3,21 +3,26 @@ import { BEARER_TOKEN_TTL_S } from "@/lib/constants";
 import type { Session } from "./session";
 import { encodeBearerToken, type SessionClaims } from "./session-token";
 
-export async function issueBearerToken(claims: SessionClaims) {
+/** A bearer token for a session: an hour, but never past the session's absolute end. */
+export async function issueBearerToken(claims: SessionClaims, sessionEndsAt: Date) {
+  const ttlS = Math.min(BEARER_TOKEN_TTL_S, Math.floor((sessionEndsAt.getTime() - Date.now()) / 1000));
   return {
-    token: await encodeBearerToken(claims),
-    expiresAt: new Date(Date.now() + BEARER_TOKEN_TTL_S * 1000).toISOString(),
+    token: await encodeBearerToken(claims, ttlS),
+    expiresAt: new Date(Date.now() + ttlS * 1000).toISOString(),
     tenantId: claims.tid,
   };
 }
 
-/** A fresh bearer token from the session the route wrapper already checked against the database. */
+/** A fresh bearer token of the session the route wrapper already checked against the database. */
 export function refreshBearerToken(session: Session) {
-  return issueBearerToken({
-    sub: session.userId,
-    tid: session.tenantId,
-    sv: session.sessionVersion,
-    ev: session.emailVerified,
-    email: session.email,
-  });
+  return issueBearerToken(
+    {
+      sub: session.userId,
+      tid: session.tenantId,
+      sid: session.sessionId,
+      ev: session.emailVerified,
+      email: session.email,
+    },
+    session.expiresAt,
+  );
 }

@@ -3,9 +3,7 @@ import { consumeAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes"
 import { findUserById } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { CUSTOM_TOKEN_TTL_S } from "@/lib/constants";
-import { claimsFor } from "./claims";
 import { hashSecret, randomToken } from "./codes-crypto";
-import type { SessionClaims } from "./session-token";
 
 // A custom token is a single-use ticket, exchanged for a session by the "token" sign-in
 // provider: how a validated one-time code or magic link becomes a signed-in browser.
@@ -22,9 +20,10 @@ export async function createCustomToken(user: User): Promise<string> {
   return token;
 }
 
-export async function redeemCustomToken(token: string): Promise<SessionClaims | null> {
+/** The user a custom token signs in, once; null for a used, expired or unknown token. */
+export async function redeemCustomToken(token: string): Promise<User | null> {
   const code = await consumeAuthCodeByToken("custom_token", hashSecret(token));
   const user = code?.userId ? await findUserById(code.userId) : undefined;
   if (!user || user.disabledAt) return null;
-  return claimsFor(user);
+  return user;
 }

@@ -6,7 +6,11 @@ import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, changeEmailMail, emailChangedNoticeMail } from "@/lib/email/templates";
 import { logError } from "@/lib/log";
-import { assertLoginAllowed, assertMailSendAllowed, recordLoginFailure } from "@/lib/security/rate-limit";
+import {
+  assertMailSendAllowed,
+  reserveEmailChangeAttempt,
+  reserveLoginAttempt,
+} from "@/lib/security/rate-limit";
 import { hashSecret, randomToken } from "./codes-crypto";
 import { isValidEmail, normalizeEmail } from "./email-address";
 import { verifyPassword } from "./password";
@@ -24,13 +28,15 @@ export async function requestEmailChange(
   if (!isValidEmail(newEmail)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
   const user = await findUserById(session.userId);
   if (!user) throw new AppError("UNAUTHENTICATED", "unauthenticated");
-  const throttleKey = `${user.tenantId ?? "platform"}:${user.email}`;
-  await assertLoginAllowed(throttleKey, ip);
+  const login = await reserveLoginAttempt(`${user.tenantId ?? "platform"}\n${user.email}`, ip);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    await recordLoginFailure(throttleKey, ip);
     throw new AppError("BAD_REQUEST", "currentPasswordWrong", "auth/wrong-password");
   }
+  await login.succeeded();
+  // 'already in use' tells whether an address exists: limited like failed logins.
+  const lookup = await reserveEmailChangeAttempt(user.id);
   if (newEmail === user.email || (await findUserByEmail(user.tenantId, newEmail))) throw inUse();
+  await lookup.succeeded();
   await assertMailSendAllowed("change-email", newEmail, ip);
   const token = randomToken();
   await insertAuthCode({

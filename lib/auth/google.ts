@@ -3,6 +3,7 @@ import { findUserByEmail, insertUser, updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { requirePublishedApp } from "@/lib/apps/tenant";
 import { normalizeEmail } from "./email-address";
+import { markAddressProven } from "./prove-address";
 
 /** Set by the popup before it leaves for Google: which app's end user is signing in. */
 export const OAUTH_APP_COOKIE = "oauth_app";
@@ -22,7 +23,7 @@ export async function googleSignIn(tenantAppId: string | null, profile: unknown)
   if (tenantAppId && !tenantId) return null;
   const email = normalizeEmail(p.email);
   const tenant = tenantId ?? null;
-  let user =
+  let user: User | undefined =
     (await findUserByEmail(tenant, email)) ??
     (await insertUser({
       tenantId: tenant,
@@ -33,12 +34,8 @@ export async function googleSignIn(tenantAppId: string | null, profile: unknown)
     })) ??
     (await findUserByEmail(tenant, email));
   if (!user || user.disabledAt) return null;
-  if (!user.googleSub || !user.emailVerifiedAt) {
-    user =
-      (await updateUser(user.id, {
-        googleSub: user.googleSub ?? p.sub,
-        emailVerifiedAt: user.emailVerifiedAt ?? new Date(),
-      })) ?? user;
-  }
+  // Google vouches for the address: a password set before it was verified goes (pre-hijacking).
+  user = (await markAddressProven(user)).user;
+  if (!user.googleSub) user = (await updateUser(user.id, { googleSub: p.sub })) ?? user;
   return user;
 }

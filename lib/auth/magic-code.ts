@@ -2,27 +2,32 @@ import "server-only";
 import {
   consumeAuthCodeByToken,
   expireAuthCodes,
-  findLatestMagicCode,
-  incrementAuthCodeAttempts,
+  hasLiveMagicCode,
   insertAuthCode,
   markAuthCodeUsed,
+  reserveMagicCodeAttempt,
 } from "@/db/queries/auth-codes";
-import { findUserByEmail, insertUser, updateUser } from "@/db/queries/users";
+import { findUserByEmail, insertUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import { requirePublishedApp } from "@/lib/apps/tenant";
-import { MAGIC_CODE_MAX_ATTEMPTS, MAGIC_CODE_TTL_S } from "@/lib/constants";
+import { MAGIC_CODE_MAX_ATTEMPTS, MAGIC_CODE_TTL_S, MAGIC_CODES_LIVE_PER_ADDRESS } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, magicCodeMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
 import { logError } from "@/lib/log";
-import { assertMailSendAllowed } from "@/lib/security/rate-limit";
+import { messages } from "@/lib/messages";
+import { assertMailSendAllowed, reserveCodeAttempt } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
 import { hashSecret, randomSixDigitCode, randomToken, safeEqual } from "./codes-crypto";
 import { createCustomToken } from "./custom-token";
 import { isValidEmail, normalizeEmail } from "./email-address";
+import { markAddressProven } from "./prove-address";
 
-/** Mails a 6-digit code and a sign-in link for an app; any older code of the address dies. */
+/**
+ * Mails a 6-digit code and a sign-in link for an app. Older codes stay valid until they expire
+ * (the newest few are accepted), so a stranger asking for codes cannot void the owner's.
+ */
 export async function sendMagicCode(
   appId: string,
   input: { email: string; continueUrl?: string },
@@ -35,7 +40,6 @@ export async function sendMagicCode(
   const token = randomToken();
   const code = randomSixDigitCode();
   const continueUrl = safeRedirectPath(input.continueUrl, appOrigin(), `/app/${app.id}`);
-  await expireAuthCodes("magic_code", email, app.id);
   await insertAuthCode({
     purpose: "magic_code",
     tenantId: app.id,
@@ -58,21 +62,30 @@ export async function sendMagicCode(
 const attemptsExceeded = () => new AppError("ATTEMPTS_EXCEEDED", "otpAttemptsExceeded", "ATTEMPTS_EXCEEDED");
 const invalidCode = () => new AppError("BAD_REQUEST", "otpInvalid", "INVALID_CODE");
 
-/** Checks a typed code; five wrong guesses kill it. Answers a custom token for sign-in. */
-export async function validateOtp(appId: string, input: { email: string; otp: string }) {
+/**
+ * Checks a typed code against the newest live codes of the address; five wrong guesses kill a
+ * code. The attempt is reserved on the codes before comparing, so a burst of guesses never gets
+ * more than five compared. Answers a custom token for sign-in.
+ */
+export async function validateOtp(appId: string, input: { email: string; otp: string }, ip: string) {
   const app = await requirePublishedApp(appId);
   const email = normalizeEmail(input.email);
-  const code = await findLatestMagicCode(app.id, email);
-  if (!code?.codeHash) throw invalidCode();
-  if (code.attempts >= MAGIC_CODE_MAX_ATTEMPTS) throw attemptsExceeded();
-  if (!safeEqual(code.codeHash, hashSecret(`${app.id}:${input.otp.trim()}`))) {
-    const attempts = await incrementAuthCodeAttempts(code.id);
-    if (attempts >= MAGIC_CODE_MAX_ATTEMPTS) throw attemptsExceeded();
-    throw invalidCode();
-  }
-  if (!(await markAuthCodeUsed(code.id))) throw invalidCode();
-  const user = await endUserFor(app.id, email);
-  return { customToken: await createCustomToken(user), tenantId: app.id };
+  const attempt = await reserveCodeAttempt(ip);
+  const codes = await reserveMagicCodeAttempt(
+    app.id,
+    email,
+    MAGIC_CODE_MAX_ATTEMPTS,
+    MAGIC_CODES_LIVE_PER_ADDRESS,
+  );
+  if (codes.length === 0) throw (await hasLiveMagicCode(app.id, email)) ? attemptsExceeded() : invalidCode();
+  const typed = hashSecret(`${app.id}:${input.otp.trim()}`);
+  const match = codes.find((c) => c.codeHash !== null && safeEqual(c.codeHash, typed));
+  if (!match)
+    throw codes.every((c) => c.attempts >= MAGIC_CODE_MAX_ATTEMPTS) ? attemptsExceeded() : invalidCode();
+  if (!(await markAuthCodeUsed(match.id))) throw invalidCode();
+  await attempt.succeeded();
+  await expireAuthCodes("magic_code", email, app.id);
+  return signInAnswer(await endUserFor(app.id, email));
 }
 
 /** The emailed link: signs in once, then continues where the user was going. */
@@ -81,23 +94,29 @@ export async function signInWithMagicLink(oobCode: string) {
   if (!code?.tenantId || code.attempts >= MAGIC_CODE_MAX_ATTEMPTS) {
     throw new AppError("BAD_REQUEST", "magicLinkInvalid", "auth/invalid-action-code");
   }
-  const user = await endUserFor(code.tenantId, code.email);
+  await expireAuthCodes("magic_code", code.email, code.tenantId);
   return {
-    customToken: await createCustomToken(user),
-    tenantId: code.tenantId,
+    ...(await signInAnswer(await endUserFor(code.tenantId, code.email))),
     continueUrl: safeRedirectPath(code.continueUrl, appOrigin(), `/app/${code.tenantId}`),
   };
 }
 
+async function signInAnswer(proven: { user: User; passwordRemoved: boolean }) {
+  return {
+    customToken: await createCustomToken(proven.user),
+    tenantId: proven.user.tenantId,
+    // Shown after sign-in when a password set before the address was proven had to go.
+    ...(proven.passwordRemoved ? { notice: messages.passwordRemovedAfterProof } : {}),
+  };
+}
+
 // A code proves the address: the end user is created, or marked verified, on first use.
-async function endUserFor(appId: string, email: string): Promise<User> {
-  let user = await findUserByEmail(appId, email);
-  if (!user)
-    user =
-      (await insertUser({ tenantId: appId, email, emailVerifiedAt: new Date() })) ??
-      (await findUserByEmail(appId, email));
+async function endUserFor(appId: string, email: string) {
+  const user =
+    (await findUserByEmail(appId, email)) ??
+    (await insertUser({ tenantId: appId, email, emailVerifiedAt: new Date() })) ??
+    (await findUserByEmail(appId, email));
   if (!user) throw new AppError("INTERNAL", "magicSignInFailed");
   if (user.disabledAt) throw new AppError("FORBIDDEN", "userDisabled", "auth/user-disabled");
-  if (!user.emailVerifiedAt) user = (await updateUser(user.id, { emailVerifiedAt: new Date() })) ?? user;
-  return user;
+  return markAddressProven(user);
 }

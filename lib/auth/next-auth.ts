@@ -1,20 +1,20 @@
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import Google from "next-auth/providers/google";
-import { findUserById } from "@/db/queries/users";
+import type { User } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import { clientIp } from "@/lib/api/route";
-import { SESSION_MAX_AGE_S } from "@/lib/constants";
+import { SESSION_IDLE_S } from "@/lib/constants";
 import { env, googleConfigured } from "@/lib/env";
 import { logError } from "@/lib/log";
-import { claimsFor } from "./claims";
 import { redeemCustomToken } from "./custom-token";
 import { googleSignIn, OAUTH_APP_COOKIE } from "./google";
 import { passwordLogin } from "./login";
 import type { SessionClaims } from "./session-token";
 import { usesSecureCookies } from "./session-token";
+import { endSession, refreshClaims, type SessionMeta, startSession } from "./sessions";
 
 /** Carries a catalogue key to the client: signIn() answers `{ error, code }`. */
 class SignInRefused extends CredentialsSignin {
@@ -24,16 +24,19 @@ class SignInRefused extends CredentialsSignin {
   }
 }
 
-type ClaimsUser = { id: string; claims: SessionClaims };
+/** What a provider hands to the jwt callback: the user who proved who they are, and from where. */
+type SignedInUser = { id: string; signedIn: User; meta: SessionMeta };
+
+const metaOf = (h: Headers): SessionMeta => ({ userAgent: h.get("user-agent"), ip: clientIp(h) });
 
 function providers() {
   const list = [
     Credentials({
       id: "password",
       credentials: { email: {}, password: {}, appId: {} },
-      async authorize(credentials, request): Promise<ClaimsUser> {
+      async authorize(credentials, request): Promise<SignedInUser> {
         try {
-          const claims = await passwordLogin(
+          const user = await passwordLogin(
             {
               email: String(credentials.email ?? ""),
               password: String(credentials.password ?? ""),
@@ -41,7 +44,7 @@ function providers() {
             },
             clientIp(request.headers),
           );
-          return { id: claims.sub, claims };
+          return { id: user.id, signedIn: user, meta: metaOf(request.headers) };
         } catch (err) {
           if (err instanceof AppError) throw new SignInRefused(err.messageKey);
           logError("password sign-in failed", { err });
@@ -52,9 +55,9 @@ function providers() {
     Credentials({
       id: "token",
       credentials: { customToken: {} },
-      async authorize(credentials): Promise<ClaimsUser | null> {
-        const claims = await redeemCustomToken(String(credentials.customToken ?? ""));
-        return claims ? { id: claims.sub, claims } : null;
+      async authorize(credentials, request): Promise<SignedInUser | null> {
+        const user = await redeemCustomToken(String(credentials.customToken ?? ""));
+        return user ? { id: user.id, signedIn: user, meta: metaOf(request.headers) } : null;
       },
     }),
   ];
@@ -76,7 +79,8 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
   secret: env().AUTH_SECRET,
   trustHost: true,
   useSecureCookies: usesSecureCookies(),
-  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
+  // The cookie's lifetime is the idle timeout; the server-side session row holds the absolute one.
+  session: { strategy: "jwt", maxAge: SESSION_IDLE_S },
   pages: { signIn: "/login", error: "/login" },
   providers: providers(),
   logger: {
@@ -88,25 +92,32 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
     warn: () => {},
     debug: () => {},
   },
+  events: {
+    // Logout ends the server-side session: the cookie and every bearer token issued from it.
+    async signOut(message) {
+      if ("token" in message) await endSession(message.token as Partial<SessionClaims> | null);
+    },
+  },
   callbacks: {
     async signIn({ user, account, profile }) {
       if (account?.provider !== "google") return true;
       const tenant = (await cookies()).get(OAUTH_APP_COOKIE)?.value || null;
       const found = await googleSignIn(tenant, profile);
       if (!found) return false;
-      // Auth.js hands this same user object to the jwt callback, which takes the claims.
-      (user as Partial<ClaimsUser>).claims = claimsFor(found);
+      // Auth.js hands this same user object to the jwt callback, which opens the session.
+      Object.assign(user, { signedIn: found, meta: metaOf(await headers()) });
       return true;
     },
     async jwt({ token, user }) {
-      if (user && "claims" in user) return { ...token, ...(user as ClaimsUser).claims };
-      // Every later read of the session checks the user again, like the route wrapper does:
-      // a deleted or disabled user, or a token from before a password reset, is signed out.
-      const t = token as unknown as Partial<SessionClaims>;
-      const u = typeof t.sub === "string" ? await findUserById(t.sub) : undefined;
-      if (!u || u.disabledAt || u.sessionVersion !== t.sv || u.tenantId !== t.tid) return null;
+      if (user && "signedIn" in user) {
+        const { signedIn, meta } = user as SignedInUser;
+        return { ...token, ...(await startSession(signedIn, meta)).claims };
+      }
+      // Every later read of the session checks its server-side row, like the route wrapper does:
+      // after logout, a reset, a disable or "sign out everywhere" the cookie is signed out.
+      const claims = await refreshClaims(token as Partial<SessionClaims>);
       // Fresh claims (verified email, new address) whenever the session is read or updated.
-      return { ...token, ...claimsFor(u) };
+      return claims ? { ...token, ...claims } : null;
     },
     session({ session, token }) {
       const t = token as unknown as SessionClaims;

@@ -19,6 +19,7 @@ import { safeRedirectPath } from "@/lib/security/redirects";
 import { hashSecret, randomToken } from "./codes-crypto";
 import { isValidEmail, normalizeEmail } from "./email-address";
 import { hashPassword, isWeakPassword } from "./password";
+import { endAllSessions } from "./sessions";
 
 export type SendResetInput = { email: string; mainAppId?: string | null; continueUrl?: string };
 
@@ -80,12 +81,8 @@ export async function resetPassword(input: {
       const code = await consumeAuthCodeByToken("reset_password", tokenHash, tx);
       if (!code) throw invalidLink();
       // Following the link proves the address, so it also counts as verification.
-      await updateUser(
-        user.id,
-        { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? new Date() },
-        { bumpSessionVersion: true },
-        tx,
-      );
+      await updateUser(user.id, { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? new Date() }, tx);
+      await endAllSessions(user.id, undefined, tx);
       await expireAuthCodes("reset_password", user.email, user.tenantId, tx);
       return { continueUrl: safeRedirectPath(code.continueUrl, appOrigin(), "/login") };
     });

@@ -8,8 +8,8 @@ export type SessionClaims = {
   sub: string;
   /** null for builders, the app id for end users of that app */
   tid: string | null;
-  /** users.session_version when issued: bumping it ends every older session */
-  sv: number;
+  /** the server-side session (sessions.id): every request checks it is still live */
+  sid: string;
   /** email verified when issued (the proxy reads it to redirect; handlers read the database) */
   ev: boolean;
   email: string;
@@ -146,12 +146,12 @@ function validClaims(payload: unknown): payload is JWT {
   return true;
 }
 
-/** A bearer token: the same format as the cookie, valid for an hour. */
-export function encodeBearerToken(claims: SessionClaims): Promise<string> {
+/** A bearer token: the same format as the cookie, valid for an hour (or less: `maxAgeS`). */
+export function encodeBearerToken(claims: SessionClaims, maxAgeS = BEARER_TOKEN_TTL_S): Promise<string> {
   return encode({
     token: claims,
     secret: env().AUTH_SECRET,
     salt: sessionCookieName(),
-    maxAge: BEARER_TOKEN_TTL_S,
+    maxAge: maxAgeS,
   });
 }

@@ -1,14 +1,18 @@
 import "server-only";
-import { findSessionUser, type SessionUserRow } from "@/db/queries/users";
+import { findSession, type SessionUserRow, touchSession } from "@/db/queries/sessions";
+import { SESSION_IDLE_S, SESSION_TOUCH_S } from "@/lib/constants";
 import { decodeSessionToken, type SessionClaims, sessionCookieName } from "./session-token";
 
 export type Session = {
+  /** The server-side session (sessions.id) this token belongs to. */
+  sessionId: string;
+  /** When the session ends whatever happens (its absolute lifetime). */
+  expiresAt: Date;
   userId: string;
   tenantId: string | null;
   email: string;
   emailVerified: boolean;
   disabled: boolean;
-  sessionVersion: number;
   account: SessionUserRow["account"];
   via: "cookie" | "bearer";
 };
@@ -21,22 +25,37 @@ export function readSessionToken(headers: Headers, cookieValue: (name: string) =
   return token ? { token, via: "cookie" as const } : null;
 }
 
+/** Whether a session row still stands: not revoked, not past its absolute end, not idle too long. */
+export function isLive(
+  row: Pick<SessionUserRow, "revokedAt" | "expiresAt" | "lastSeenAt">,
+  now = Date.now(),
+) {
+  return (
+    row.revokedAt === null &&
+    row.expiresAt.getTime() > now &&
+    row.lastSeenAt.getTime() > now - SESSION_IDLE_S * 1000
+  );
+}
+
 /**
- * The session behind a token, checked against the database: a deleted user, or a token
- * issued before the session version was bumped (password reset), is no session.
+ * The session behind a token, checked against its server-side row on every request: a revoked
+ * (logout, sign out everywhere, password reset), expired or idle session is no session, and
+ * neither is a token whose claims do not match the row.
  */
 export async function loadSession(token: string, via: Session["via"]): Promise<Session | null> {
   const claims: SessionClaims | null = await decodeSessionToken(token);
-  if (!claims) return null;
-  const row = await findSessionUser(claims.sub);
-  if (!row || row.sessionVersion !== claims.sv || row.tenantId !== claims.tid) return null;
+  if (!claims?.sid) return null;
+  const row = await findSession(claims.sid);
+  if (!row || row.id !== claims.sub || row.tenantId !== claims.tid || !isLive(row)) return null;
+  if (row.lastSeenAt.getTime() < Date.now() - SESSION_TOUCH_S * 1000) await touchSession(row.sessionId);
   return {
+    sessionId: row.sessionId,
+    expiresAt: row.expiresAt,
     userId: row.id,
     tenantId: row.tenantId,
     email: row.email,
     emailVerified: row.emailVerifiedAt !== null,
     disabled: row.disabledAt !== null,
-    sessionVersion: row.sessionVersion,
     account: row.account,
     via,
   };

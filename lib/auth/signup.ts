@@ -2,6 +2,7 @@ import "server-only";
 import { insertUser } from "@/db/queries/users";
 import { AppError } from "@/lib/api/errors";
 import { tenantOf } from "@/lib/apps/tenant";
+import { reserveSignupAttempt } from "@/lib/security/rate-limit";
 import { isValidEmail, normalizeEmail } from "./email-address";
 import { hashPassword, isWeakPassword } from "./password";
 
@@ -11,13 +12,16 @@ export type SignUpInput = { email: string; password: string; appId?: string };
  * Creates a user with a password. The verification mail is sent by /auth/verifyEmail, where
  * proxy.ts sends every unverified builder (POST /api/identity/send-verification-email).
  */
-export async function signUp(input: SignUpInput) {
+export async function signUp(input: SignUpInput, ip: string) {
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
   if (isWeakPassword(input.password))
     throw new AppError("BAD_REQUEST", "passwordTooWeak", "auth/weak-password");
   const tenantId = await tenantOf(input.appId);
+  // 'already in use' tells whether an address exists: limited per IP like failed logins.
+  const attempt = await reserveSignupAttempt(ip);
   const user = await insertUser({ tenantId, email, passwordHash: await hashPassword(input.password) });
   if (!user) throw new AppError("CONFLICT", "emailInUseSignup", "auth/email-already-exists");
+  await attempt.succeeded();
   return { userId: user.id };
 }

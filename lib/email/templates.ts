@@ -1,4 +1,5 @@
 import { appOrigin } from "@/lib/env";
+import { messages } from "@/lib/messages";
 import type { Mail } from "./send";
 
 // Every emailed link is built from APP_URL, never from the request's Host header.
@@ -64,5 +65,17 @@ export function emailChangedNoticeMail(oldEmail: string, newEmail: string): Mail
       "If you didn't do this, reset your password and contact us.",
     ],
     { href: new URL("/login", appOrigin()).toString(), label: "Log in" },
+  );
+}
+
+export function passwordRemovedMail(to: string, loginUrl: string): Mail {
+  return layout(
+    to,
+    "Your email is confirmed: we removed an earlier password",
+    [messages.passwordRemovedAfterProof],
+    {
+      href: loginUrl,
+      label: "Log in",
+    },
   );
 }

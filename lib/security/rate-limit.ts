@@ -1,43 +1,95 @@
 import "server-only";
-import { bumpCounter, deleteCounter } from "@/db/queries/rate-limits";
+import { type Counter, counter } from "@/db/queries/rate-limits";
 import { AppError } from "@/lib/api/errors";
-import {
-  LOGIN_FAILURES_PER_ACCOUNT,
-  LOGIN_FAILURES_PER_IP,
-  LOGIN_WINDOW_S,
-  MAIL_SENDS_PER_ADDRESS,
-  MAIL_SENDS_PER_IP,
-  MAIL_WINDOW_S,
-} from "@/lib/constants";
+import * as c from "@/lib/constants";
+import type { MessageKey } from "@/lib/messages";
 
-const loginKeys = (account: string, ip: string) => [`login:acct:${account}`, `login:ip:${ip}`] as const;
+// Every limit is a reservation: the attempt takes its point atomically BEFORE the expensive
+// check it guards (a password hash, a code comparison, a mail), so a burst of N parallel
+// requests never gets more than the limit checked. Points are taken from the most specific
+// counter to the widest and the first refusal stops there, so a stranger who used up their own
+// counter adds nothing to the owner's wider ones.
 
-/** Refuses a login while the account or the IP has too many recent failures. */
-export async function assertLoginAllowed(account: string, ip: string): Promise<void> {
-  const [acctKey, ipKey] = loginKeys(account, ip);
-  const [a, i] = await Promise.all([
-    bumpCounter(acctKey, LOGIN_WINDOW_S, 0),
-    bumpCounter(ipKey, LOGIN_WINDOW_S, 0),
-  ]);
-  if (a >= LOGIN_FAILURES_PER_ACCOUNT || i >= LOGIN_FAILURES_PER_IP) {
-    throw new AppError("RATE_LIMITED", "tooManyLoginAttempts");
+type Step = { counter: Counter; key: string };
+
+const counters = {
+  loginAccountIp: counter(
+    "login-acct-ip",
+    c.LOGIN_FAILURES_PER_ACCOUNT_AND_IP,
+    c.LOGIN_FAILURES_PER_ACCOUNT_AND_IP_WINDOW_S,
+  ),
+  loginAccount: counter("login-acct", c.LOGIN_FAILURES_PER_ACCOUNT, c.LOGIN_FAILURES_PER_ACCOUNT_WINDOW_S),
+  loginIp: counter("login-ip", c.LOGIN_FAILURES_PER_IP, c.LOGIN_FAILURES_PER_IP_WINDOW_S),
+  mailAddressIp: counter(
+    "mail-addr-ip",
+    c.MAIL_SENDS_PER_ADDRESS_AND_IP,
+    c.MAIL_SENDS_PER_ADDRESS_AND_IP_WINDOW_S,
+  ),
+  mailAddress: counter("mail-addr", c.MAIL_SENDS_PER_ADDRESS, c.MAIL_SENDS_PER_ADDRESS_WINDOW_S),
+  mailIp: counter("mail-ip", c.MAIL_SENDS_PER_IP, c.MAIL_SENDS_PER_IP_WINDOW_S),
+  signupIp: counter("signup-ip", c.SIGNUP_FAILURES_PER_IP, c.SIGNUP_FAILURES_PER_IP_WINDOW_S),
+  emailChangeUser: counter(
+    "email-change",
+    c.EMAIL_CHANGE_IN_USE_PER_USER,
+    c.EMAIL_CHANGE_IN_USE_PER_USER_WINDOW_S,
+  ),
+  otpIp: counter("otp-ip", c.OTP_FAILURES_PER_IP, c.OTP_FAILURES_PER_IP_WINDOW_S),
+};
+
+/** An attempt that holds its points; `succeeded()` gives them back (only failures count). */
+export type Attempt = { succeeded(): Promise<void> };
+
+async function reserve(steps: Step[], refused: MessageKey): Promise<Attempt> {
+  const taken: Step[] = [];
+  for (const step of steps) {
+    if (!(await step.counter.consume(step.key))) {
+      await Promise.all(taken.map((t) => t.counter.refund(t.key)));
+      throw new AppError("RATE_LIMITED", refused);
+    }
+    taken.push(step);
   }
+  return { succeeded: () => Promise.all(taken.map((t) => t.counter.refund(t.key))).then(() => {}) };
 }
 
-export async function recordLoginFailure(account: string, ip: string): Promise<void> {
-  await Promise.all(loginKeys(account, ip).map((k) => bumpCounter(k, LOGIN_WINDOW_S)));
+/**
+ * A password check for `account` (tenant and email) from `ip`: 5 failures per account and
+ * address, 100 per account an hour from anywhere, 30 per address across accounts.
+ */
+export async function reserveLoginAttempt(account: string, ip: string): Promise<Attempt> {
+  const here = { counter: counters.loginAccountIp, key: `${account}\n${ip}` };
+  const attempt = await reserve(
+    [here, { counter: counters.loginIp, key: ip }, { counter: counters.loginAccount, key: account }],
+    "tooManyLoginAttempts",
+  );
+  return {
+    // The owner got in from this address: their earlier typos here are forgiven.
+    succeeded: () => attempt.succeeded().then(() => here.counter.reset(here.key)),
+  };
 }
 
-export async function recordLoginSuccess(account: string): Promise<void> {
-  await deleteCounter(loginKeys(account, "")[0]);
-}
-
-/** Mail sends (verification, reset, magic codes) are limited per address and per IP. */
+/** Mail sends (verification, reset, email change, codes) per kind: per address and IP, per IP, per address. */
 export async function assertMailSendAllowed(kind: string, address: string, ip: string): Promise<void> {
-  const [a, i] = await Promise.all([
-    bumpCounter(`mail:${kind}:addr:${address}`, MAIL_WINDOW_S),
-    bumpCounter(`mail:${kind}:ip:${ip}`, MAIL_WINDOW_S),
-  ]);
-  if (a > MAIL_SENDS_PER_ADDRESS || i > MAIL_SENDS_PER_IP)
-    throw new AppError("RATE_LIMITED", "tooManyRequests");
+  await reserve(
+    [
+      { counter: counters.mailAddressIp, key: `${kind}\n${address}\n${ip}` },
+      { counter: counters.mailIp, key: `${kind}\n${ip}` },
+      { counter: counters.mailAddress, key: `${kind}\n${address}` },
+    ],
+    "tooManyRequests",
+  );
+}
+
+/** A sign-up from `ip`: answers that an address is taken are limited like failed logins. */
+export function reserveSignupAttempt(ip: string): Promise<Attempt> {
+  return reserve([{ counter: counters.signupIp, key: ip }], "tooManyRequests");
+}
+
+/** An email change request of a user: answers that the new address is taken are limited. */
+export function reserveEmailChangeAttempt(userId: string): Promise<Attempt> {
+  return reserve([{ counter: counters.emailChangeUser, key: userId }], "tooManyRequests");
+}
+
+/** A typed one-time code from `ip` (each code also counts its own attempts). */
+export function reserveCodeAttempt(ip: string): Promise<Attempt> {
+  return reserve([{ counter: counters.otpIp, key: ip }], "tooManyRequests");
 }

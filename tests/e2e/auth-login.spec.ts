@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { LOGIN_FAILURES_PER_ACCOUNT } from "../../lib/constants";
+import { LOGIN_FAILURES_PER_ACCOUNT_AND_IP } from "../../lib/constants";
 import { messages } from "../../lib/messages";
 import { HomePage } from "./pages/home-page";
 import { LoginPage } from "./pages/login-page";
@@ -27,11 +27,13 @@ test("a wrong password, or an unknown email, shows the same message and stays on
   await expect(new HomePage(page).signedInAs(user.email)).toBeVisible();
 });
 
-test(`${LOGIN_FAILURES_PER_ACCOUNT} wrong passwords lock the account for a while`, async ({ page }) => {
+test(`${LOGIN_FAILURES_PER_ACCOUNT_AND_IP} wrong passwords lock the account for this browser's address`, async ({
+  page,
+}) => {
   const user = await createBuilder();
   const login = new LoginPage(page);
   await login.goto();
-  for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT; i++) {
+  for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT_AND_IP; i++) {
     const answered = page.waitForResponse((r) => r.url().includes("/api/auth/callback/password"));
     await login.logIn(user.email, `wrong password ${i} x`);
     await answered;

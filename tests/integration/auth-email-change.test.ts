@@ -6,7 +6,7 @@ import * as signUpRoute from "@/app/api/identity/sign-up/route";
 import * as completeChange from "@/app/api/live_api/account/completeEmailChange/route";
 import * as current from "@/app/api/live_api/account/current/route";
 import { db } from "@/db/client";
-import { LOGIN_FAILURES_PER_ACCOUNT } from "@/lib/constants";
+import { LOGIN_FAILURES_PER_ACCOUNT_AND_IP } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import {
   createBuilder,
@@ -19,6 +19,7 @@ import {
   linkIn,
   mailsTo,
   oobCodeIn,
+  randomIp,
   STRONG_PASSWORD,
   uniqueEmail,
 } from "../support/factories";
@@ -26,8 +27,8 @@ import { call } from "../support/http";
 
 const APP_URL = "http://localhost:3000";
 
-const request = (token: string, body: Record<string, unknown>) =>
-  call(requestChange.POST, { path: "/api/identity/request-email-change", token, body, headers: fromIp() });
+const request = (token: string, body: Record<string, unknown>, ip?: string) =>
+  call(requestChange.POST, { path: "/api/identity/request-email-change", token, body, headers: fromIp(ip) });
 
 const complete = (newEmail: string, oobCode: string) =>
   call(completeChange.POST, {
@@ -63,10 +64,15 @@ describe("email change request: POST /api/identity/request-email-change", () => 
 
   it("throttles wrong current passwords like failed logins", async () => {
     const builder = await createBuilder();
-    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT; i++) {
-      await request(builder.token, { newEmail: uniqueEmail(), currentPassword: `guess ${i} password` });
+    const ip = randomIp();
+    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT_AND_IP; i++) {
+      await request(builder.token, { newEmail: uniqueEmail(), currentPassword: `guess ${i} password` }, ip);
     }
-    const res = await request(builder.token, { newEmail: uniqueEmail(), currentPassword: STRONG_PASSWORD });
+    const res = await request(
+      builder.token,
+      { newEmail: uniqueEmail(), currentPassword: STRONG_PASSWORD },
+      ip,
+    );
     expect(res.status).toBe(429);
     expect(res.json.error).toEqual({ code: "RATE_LIMITED", message: messages.tooManyLoginAttempts });
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import * as signIn from "@/app/api/identity/sign-in-with-password/route";
 import * as current from "@/app/api/live_api/account/current/route";
-import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_IP } from "@/lib/constants";
+import {
+  LOGIN_FAILURES_PER_ACCOUNT,
+  LOGIN_FAILURES_PER_ACCOUNT_AND_IP,
+  LOGIN_FAILURES_PER_IP,
+} from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import {
   createBuilder,
@@ -87,11 +91,25 @@ describe("password login: POST /api/identity/sign-in-with-password", () => {
     expect(builderInApp.json).toEqual(invalidCredentials);
   });
 
-  it("answers 'Too many login attempts' after repeated failures on one account, even from new IPs and with the right password", async () => {
+  it("locks one address out of an account after 5 failures; the owner from elsewhere still gets in", async () => {
+    const builder = await createBuilder();
+    const stranger = randomIp();
+    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT_AND_IP; i++) {
+      const res = await login({ email: builder.user.email, password: `wrong-${i}-password` }, stranger);
+      expect(res.json).toEqual(invalidCredentials);
+    }
+    // Even the right password is refused from the stranger's address...
+    const blocked = await login({ email: builder.user.email, password: STRONG_PASSWORD }, stranger);
+    expect(blocked.status).toBe(429);
+    expect(blocked.json).toEqual(tooMany);
+    // ...but the owner, from their own address, is not locked out.
+    expect((await login({ email: builder.user.email, password: STRONG_PASSWORD })).status).toBe(200);
+  });
+
+  it("stops guessing spread over many addresses at the per-account ceiling", async () => {
     const builder = await createBuilder();
     for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT; i++) {
-      const res = await login({ email: builder.user.email, password: `wrong-${i}-password` });
-      expect(res.json).toEqual(invalidCredentials);
+      expect((await login({ email: builder.user.email, password: `wrong-${i}-password` })).status).toBe(401);
     }
     const blocked = await login({ email: builder.user.email, password: STRONG_PASSWORD });
     expect(blocked.status).toBe(429);
@@ -103,8 +121,10 @@ describe("password login: POST /api/identity/sign-in-with-password", () => {
 
   it("throttles an unknown email the same way as a known one", async () => {
     const email = uniqueEmail("ghost");
-    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT; i++) await login({ email, password: "wrong password 1" });
-    const res = await login({ email, password: "wrong password 1" });
+    const ip = randomIp();
+    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT_AND_IP; i++)
+      await login({ email, password: "wrong password 1" }, ip);
+    const res = await login({ email, password: "wrong password 1" }, ip);
     expect(res.status).toBe(429);
     expect(res.json).toEqual(tooMany);
   });
@@ -123,13 +143,14 @@ describe("password login: POST /api/identity/sign-in-with-password", () => {
     expect((await login({ email: builder.user.email, password: STRONG_PASSWORD })).status).toBe(200);
   });
 
-  it("a successful login clears the account's failure count", async () => {
+  it("a successful login clears the failures of its address on the account", async () => {
     const builder = await createBuilder();
-    const fail = () => login({ email: builder.user.email, password: "wrong password 9" });
-    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT - 1; i++) await fail();
-    expect((await login({ email: builder.user.email, password: STRONG_PASSWORD })).status).toBe(200);
-    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT - 1; i++) expect((await fail()).status).toBe(401);
-    expect((await login({ email: builder.user.email, password: STRONG_PASSWORD })).status).toBe(200);
+    const ip = randomIp();
+    const fail = () => login({ email: builder.user.email, password: "wrong password 9" }, ip);
+    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT_AND_IP - 1; i++) await fail();
+    expect((await login({ email: builder.user.email, password: STRONG_PASSWORD }, ip)).status).toBe(200);
+    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT_AND_IP - 1; i++) expect((await fail()).status).toBe(401);
+    expect((await login({ email: builder.user.email, password: STRONG_PASSWORD }, ip)).status).toBe(200);
   });
 
   it("refuses a malformed body with 400 INVALID_INPUT, not 500", async () => {

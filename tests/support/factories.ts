@@ -7,9 +7,9 @@ import { listOutboxMails } from "../../db/queries/outbox";
 import { insertUser } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import { accounts } from "../../db/schema";
-import { claimsFor } from "../../lib/auth/claims";
 import { hashPassword } from "../../lib/auth/password";
 import { encodeBearerToken, sessionCookieName } from "../../lib/auth/session-token";
+import { startSession } from "../../lib/auth/sessions";
 
 export const STRONG_PASSWORD = "correct horse battery 42";
 
@@ -18,8 +18,10 @@ const strongHash = () => (hashed ??= hashPassword(STRONG_PASSWORD));
 
 export const uniqueEmail = (prefix = "user") => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
+/** A bearer token of a new server-side session of `user` (as a sign-in would open). */
 export async function tokenFor(user: User) {
-  return encodeBearerToken(claimsFor(user));
+  const { claims } = await startSession(user, { userAgent: "vitest", ip: "127.0.0.1" });
+  return encodeBearerToken(claims);
 }
 
 export async function cookieFor(user: User) {

@@ -1,9 +1,8 @@
 import { route } from "@/lib/api/route";
-import { issueBearerToken } from "@/lib/auth/bearer";
-import { passwordLogin } from "@/lib/auth/login";
+import { passwordSignInForApi } from "@/lib/auth/login";
 import { PasswordSignInBody } from "@/lib/auth/schemas";
 
-// POST /api/identity/sign-in-with-password - for API clients: answers a bearer token
-export const POST = route({ auth: "public", body: PasswordSignInBody }, async ({ body, ip }) =>
-  issueBearerToken(await passwordLogin(body, ip)),
+// POST /api/identity/sign-in-with-password - for API clients: opens a session, answers a bearer token
+export const POST = route({ auth: "public", body: PasswordSignInBody }, ({ req, body, ip }) =>
+  passwordSignInForApi(body, { userAgent: req.headers.get("user-agent"), ip }),
 );

@@ -1,0 +1,94 @@
+import "server-only";
+import type { Executor } from "@/db/client";
+import {
+  findSession,
+  insertSession,
+  listLiveSessions,
+  revokeSession,
+  revokeUserSessions,
+} from "@/db/queries/sessions";
+import type { User } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import { SESSION_ABSOLUTE_S, SESSION_IDLE_S } from "@/lib/constants";
+import { claimsFor } from "./claims";
+import { isLive, type Session } from "./session";
+import type { SessionClaims } from "./session-token";
+
+export type SessionMeta = { userAgent?: string | null; ip?: string | null };
+
+const USER_AGENT_MAX = 512;
+
+/** Opens a server-side session for a user who just proved who they are: its token claims and end. */
+export async function startSession(
+  user: User,
+  meta: SessionMeta,
+  ex?: Executor,
+): Promise<{ claims: SessionClaims; expiresAt: Date }> {
+  const row = await insertSession(
+    {
+      userId: user.id,
+      expiresAt: new Date(Date.now() + SESSION_ABSOLUTE_S * 1000),
+      userAgent: meta.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      ip: meta.ip ?? null,
+    },
+    ex,
+  );
+  return { claims: claimsFor(user, row.id), expiresAt: row.expiresAt };
+}
+
+/**
+ * Fresh claims for a token being re-read (Auth.js's jwt callback): null when its session has
+ * ended or its user is disabled, so the cookie stops working at once.
+ */
+export async function refreshClaims(claims: Partial<SessionClaims>): Promise<SessionClaims | null> {
+  if (typeof claims.sid !== "string") return null;
+  const row = await findSession(claims.sid);
+  if (!row || row.id !== claims.sub || row.tenantId !== claims.tid || row.disabledAt || !isLive(row)) {
+    return null;
+  }
+  return {
+    sub: row.id,
+    tid: row.tenantId,
+    sid: row.sessionId,
+    ev: row.emailVerifiedAt !== null,
+    email: row.email,
+  };
+}
+
+/** Logout: the session of this token ends, for its cookie and every bearer token issued from it. */
+export async function endSession(claims: Partial<SessionClaims> | null | undefined): Promise<void> {
+  if (typeof claims?.sid === "string" && typeof claims.sub === "string")
+    await revokeSession(claims.sid, claims.sub);
+}
+
+/** Every session of a user ends (password reset, disable), or all but the one that asked. */
+export function endAllSessions(userId: string, keep?: string, ex?: Executor): Promise<void> {
+  return revokeUserSessions(userId, keep, ex);
+}
+
+/** The signed-in user's live sessions, for the settings page. */
+export async function listSessions(session: Session) {
+  const rows = await listLiveSessions(session.userId, new Date(Date.now() - SESSION_IDLE_S * 1000));
+  return {
+    sessions: rows.map((r) => ({
+      id: r.id,
+      current: r.id === session.sessionId,
+      createdAt: r.createdAt.toISOString(),
+      lastSeenAt: r.lastSeenAt.toISOString(),
+      userAgent: r.userAgent,
+      ip: r.ip,
+    })),
+  };
+}
+
+/** Ends one of the signed-in user's sessions (another device, or this one). */
+export async function revokeOwnSession(session: Session, sessionId: string): Promise<{ ok: true }> {
+  if (!(await revokeSession(sessionId, session.userId))) throw new AppError("NOT_FOUND", "sessionNotFound");
+  return { ok: true };
+}
+
+/** "Sign out everywhere": every session of the user ends, this one included. */
+export async function signOutEverywhere(session: Session): Promise<{ ok: true }> {
+  await revokeUserSessions(session.userId);
+  return { ok: true };
+}
