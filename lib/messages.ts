@@ -51,6 +51,20 @@ export const messages = {
   passwordRemovedAfterProof:
     "Your email is confirmed. A password had been set on this account before the address was confirmed, so for your safety we removed it and signed out every other session. To sign in with a password, set a new one with 'Forgot password'.",
   sessionNotFound: "This session has already ended",
+  sessionsHeading: "Where you're signed in",
+  sessionsDescription:
+    "Every browser and app signed in to your account. Sign out of any you don't recognise, or everywhere at once.",
+  sessionsLoadFailed: "Couldn't load your sessions, try again later",
+  sessionCurrent: "This device",
+  sessionUnknownDevice: "Unknown device",
+  sessionDetails: "Last active {lastSeen} · signed in {created}",
+  sessionFromIp: "from {ip}",
+  sessionSignOut: "Sign out",
+  sessionSignedOut: "Signed out of that device",
+  signOutEverywhere: "Sign out everywhere",
+  signOutEverywhereTitle: "Sign out everywhere?",
+  signOutEverywhereDescription:
+    "Every browser and app signed in to your account is signed out at once, this one included.",
 
   // Shared helpers (spec 1 §8, Other)
   llmOutputNotJson: "LLM output is not a valid JSON",

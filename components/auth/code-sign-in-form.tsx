@@ -10,6 +10,7 @@ import { ApiError, apiFetch } from "./api-client";
 import { completeSignIn } from "./complete-sign-in";
 import { Field } from "./field";
 import { FormError } from "./form-error";
+import { signedInToast } from "./signed-in-toast";
 
 /** End users of an app: email → 6-digit code by mail → signed in. */
 export function CodeSignInForm({ appId }: { appId: string }) {
@@ -47,10 +48,14 @@ export function CodeSignInForm({ appId }: { appId: string }) {
     setBusy(true);
     setError(null);
     let customToken: string;
+    let notice: string | undefined;
     try {
-      ({ customToken } = await apiFetch<{ customToken: string }>(`/api/live_api/account/validateOtp${q}`, {
-        body: { email, otp },
-      }));
+      ({ customToken, notice } = await apiFetch<{ customToken: string; notice?: string }>(
+        `/api/live_api/account/validateOtp${q}`,
+        {
+          body: { email, otp },
+        },
+      ));
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.code === "ATTEMPTS_EXCEEDED") {
@@ -64,7 +69,7 @@ export function CodeSignInForm({ appId }: { appId: string }) {
       setBusy(false);
       return setError(messages.magicSignInFailed);
     }
-    toast.success(messages.magicSignInSuccess);
+    signedInToast(notice);
     await completeSignIn({
       redirectTo: continueUrl,
       fallback: `/app/${appId}`,

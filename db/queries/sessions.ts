@@ -10,12 +10,15 @@ export async function insertSession(
   return row!;
 }
 
-/** Ends one session of a user (the user id guards against ending somebody else's). */
+/**
+ * Ends one session of a user (the user id guards against ending somebody else's); ending an
+ * ended one changes nothing. Answers whether the session is the user's.
+ */
 export async function revokeSession(id: string, userId: string, ex: Executor = db()): Promise<boolean> {
   const rows = await ex
     .update(sessions)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.id, id), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .set({ revokedAt: sql`coalesce(${sessions.revokedAt}, now())` })
+    .where(and(eq(sessions.id, id), eq(sessions.userId, userId)))
     .returning({ id: sessions.id });
   return rows.length === 1;
 }

@@ -44,3 +44,5 @@ export const ValidateOtpBody = z.object({ email: text(320), otp: text(20) });
 export const CreateAccountQuery = z.object({ sale_id: text(200).optional() });
 
 export const OutboxQuery = z.object({ to: text(320).optional() });
+
+export const SessionIdParams = z.object({ sessionId: z.uuid() });

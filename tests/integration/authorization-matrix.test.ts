@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromIp } from "../support/factories";
+import { cookieFor, fromIp, tokenFor } from "../support/factories";
 import { call } from "../support/http";
 import {
   ACTORS,
@@ -69,7 +69,9 @@ describe("authorization matrix", () => {
   async function exercise(row: Row, actor: ActorName, via: Via | null): Promise<Answer> {
     const handler = (await loadRoute(row.file))[row.method]!;
     const spec = row.request(world, actor);
-    const who = actor === "anonymous" ? undefined : world.actors[actor];
+    let who = actor === "anonymous" ? undefined : world.actors[actor];
+    if (who && row.freshSession)
+      who = { ...who, token: await tokenFor(who.user), cookie: await cookieFor(who.user) };
     return call(handler, {
       method: row.method,
       path: spec.path,

@@ -4,6 +4,7 @@
 // must say here who may call it.
 import { expect } from "vitest";
 import type { App } from "../../db/schema";
+import { startSession } from "../../lib/auth/sessions";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
 
 export const ACTORS = ["anonymous", "builderA", "builderB", "endUserA", "endUserB", "admin"] as const;
@@ -24,6 +25,8 @@ export type World = {
   /** published, owned by builderB */
   appB: App;
   actors: Record<SignedInActor, ActorInfo>;
+  /** another session of builder A, for the row that ends one session */
+  builderASessionId: string;
   /** a builder nobody else uses, for the rows that sign in with a password */
   loginUser: { email: string; password: string };
 };
@@ -47,6 +50,8 @@ export type Row = {
   who: string;
   request: (w: World, actor: ActorName) => RequestSpec;
   expect: Record<ActorName, Expected>;
+  /** the call ends sessions: each actor calls it with a session of its own, opened for this row */
+  freshSession?: boolean;
   /** extra assertions on an answer (e.g. tenant isolation: the data is the caller's own) */
   check?: (res: Answer, actor: ActorName, via: Via | null, w: World) => void;
 };
@@ -86,9 +91,11 @@ export async function createWorld(): Promise<World> {
   const endUserA = await createEndUser(appA.id);
   const endUserB = await createEndUser(appB.id);
   const login = await createBuilder();
+  const spare = await startSession(builderA.user, { userAgent: "matrix" });
   return {
     appA,
     appB,
+    builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, endUserA, endUserB, admin },
     loginUser: { email: login.user.email, password: STRONG_PASSWORD },
   };
@@ -215,6 +222,38 @@ export const rows: Row[] = [
       body: { email: uniqueEmail("matrix-signup"), password: STRONG_PASSWORD },
     }),
     expect: everyone("2xx"),
+  },
+  {
+    file: "app/api/identity/sessions/route.ts",
+    method: "GET",
+    who: "any signed-in user (their own sessions)",
+    request: () => ({ path: "/api/identity/sessions" }),
+    expect: signedIn(),
+    check: (res, actor) => {
+      if (actor === "anonymous") return;
+      const list = (res.json as { sessions: { current: boolean }[] }).sessions;
+      expect(list.filter((s) => s.current)).toHaveLength(1);
+    },
+  },
+  {
+    file: "app/api/identity/sessions/route.ts",
+    method: "DELETE",
+    who: "any signed-in user (signs out everywhere)",
+    request: () => ({ path: "/api/identity/sessions" }),
+    freshSession: true,
+    expect: signedIn(),
+  },
+  {
+    file: "app/api/identity/sessions/[sessionId]/route.ts",
+    method: "DELETE",
+    who: "any signed-in user, for a session of their own; somebody else's is not found",
+    request: (w) => ({
+      path: `/api/identity/sessions/${w.builderASessionId}`,
+      params: { sessionId: w.builderASessionId },
+    }),
+    freshSession: true,
+    // Only builder A owns that session; the others see no such session.
+    expect: { ...signedIn(404), builderA: "2xx" },
   },
   {
     file: "app/api/identity/token/route.ts",

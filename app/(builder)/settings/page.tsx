@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ChangeEmailForm } from "@/components/account/change-email-form";
 import { PlanSection } from "@/components/account/plan-section";
+import { SessionsSection } from "@/components/account/sessions-section";
 import { ResetPasswordRequest } from "@/components/auth/reset-password-request";
 import { getPageSession } from "@/lib/auth/page-session";
 
@@ -24,6 +25,7 @@ export default async function SettingsPage() {
         <p className="text-sm text-muted-foreground">We'll email you a link to choose a new password.</p>
         <ResetPasswordRequest defaultEmail={session?.email} />
       </section>
+      <SessionsSection />
     </div>
   );
 }

@@ -3,12 +3,12 @@
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { messages } from "@/lib/messages";
 import { apiFetch } from "../api-client";
 import { AuthCard } from "../auth-card";
 import { completeSignIn } from "../complete-sign-in";
 import { FormError } from "../form-error";
+import { signedInToast } from "../signed-in-toast";
 import { useOnce } from "./use-once";
 
 /** A magic link signs the end user in to its app, once. */
@@ -17,7 +17,7 @@ export function MagicLinkAction({ oobCode }: { oobCode: string }) {
   const [error, setError] = useState<string | null>(null);
 
   useOnce(async () => {
-    let answer: { customToken: string; tenantId: string; continueUrl: string };
+    let answer: { customToken: string; tenantId: string; continueUrl: string; notice?: string };
     try {
       answer = await apiFetch("/api/identity/sign-in-with-magic-link", { body: { oobCode } });
     } catch {
@@ -25,7 +25,7 @@ export function MagicLinkAction({ oobCode }: { oobCode: string }) {
     }
     const res = await signIn("token", { customToken: answer.customToken, redirect: false }).catch(() => null);
     if (!res || res.error) return setError(messages.magicSignInFailed);
-    toast.success(messages.magicSignInSuccess);
+    signedInToast(answer.notice);
     await completeSignIn({
       redirectTo: answer.continueUrl,
       fallback: `/app/${answer.tenantId}`,
