@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cookieFor, fromIp, tokenFor } from "../support/factories";
 import { call } from "../support/http";
 import {
@@ -13,6 +13,7 @@ import {
   matches,
   type Row,
   rows,
+  type SignedInActor,
   type Via,
   type World,
 } from "../support/matrix";
@@ -66,12 +67,22 @@ describe("authorization matrix", () => {
     world = await createWorld();
   });
 
+  const onExit: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const fn of onExit.splice(0)) await fn();
+  });
+
   async function exercise(row: Row, actor: ActorName, via: Via | null): Promise<Answer> {
     const handler = (await loadRoute(row.file))[row.method]!;
     const spec = row.request(world, actor);
-    let who = actor === "anonymous" ? undefined : world.actors[actor];
-    if (who && row.freshSession)
-      who = { ...who, token: await tokenFor(who.user), cookie: await cookieFor(who.user) };
+    const who = actor === "anonymous" ? undefined : world.actors[actor];
+    // A row that ends sessions ("sign out everywhere" ends them all): the actor signs in afresh after it.
+    if (who && row.freshSession) {
+      onExit.push(async () => {
+        const fresh = { token: await tokenFor(who.user), cookie: await cookieFor(who.user) };
+        world.actors[actor as SignedInActor] = { ...who, ...fresh };
+      });
+    }
     return call(handler, {
       method: row.method,
       path: spec.path,
