@@ -6,6 +6,7 @@ import { startOidcServer } from "../tests/support/oidc-server";
 import { startSmtpCapture } from "../tests/support/smtp-server";
 import { startStripeForApp } from "../tests/support/stripe-for-app";
 import { assertLocalDatabase } from "../tests/support/test-env";
+import { CHROMIUM, ensureChromium } from "./ensure-chromium";
 import { adminQuery, type LocalDb, startLocalPostgres } from "./local-db";
 
 // npm run test:e2e - the production build, driven by Playwright as a person would.
@@ -32,7 +33,6 @@ const BASE_URL = `http://localhost:${PORT}`;
 const DB_NAME = "builder_e2e";
 const MAIL_DIR = path.join(ROOT, ".data/e2e-mail");
 const SERVER_LOG = path.join(ROOT, ".data/e2e-server.log");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let tearingDown: Promise<void> | undefined;
@@ -61,11 +61,8 @@ const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)}s
 const log = (msg: string) => console.log(`[e2e] ${msg}`);
 
 async function main(): Promise<number> {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(
-      `No Chromium at ${CHROMIUM}: install it with \`apt-get install chromium\` (or set CHROMIUM_PATH).`,
-    );
-  }
+  const missing = ensureChromium();
+  if (missing) throw new Error(missing);
 
   // 1. Database
   let t = Date.now();

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ensureChromium } from "./ensure-chromium";
 
 // npm test - every check, in order, stopping at the first failure:
 //   typecheck (next typegen, tsc --noEmit), lint (biome check .), vitest (unit + integration
@@ -107,6 +108,15 @@ async function main(): Promise<number> {
     return 2;
   }
   const steps = wanted.length ? STEPS.filter((s) => wanted.includes(s.name)) : STEPS;
+  // Before anything else: a machine that cannot run the last step should learn it now, not after
+  // minutes of other steps.
+  if (steps.some((s) => s.name === "e2e")) {
+    const missing = ensureChromium();
+    if (missing) {
+      console.error(`npm test: ${missing}`);
+      return 1;
+    }
+  }
   fs.mkdirSync(path.dirname(VITEST_REPORT), { recursive: true });
   const done: Array<{ step: Step; ms: number; ok: boolean }> = [];
   // Ctrl-C reaches the running step directly (same process group); we only report.
