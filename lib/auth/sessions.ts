@@ -1,5 +1,5 @@
 import "server-only";
-import type { Executor } from "@/db/client";
+import { db, type Executor } from "@/db/client";
 import {
   findSession,
   insertSession,
@@ -7,6 +7,7 @@ import {
   revokeSession,
   revokeUserSessions,
 } from "@/db/queries/sessions";
+import { updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import { SESSION_ABSOLUTE_S, SESSION_IDLE_S } from "@/lib/constants";
@@ -91,4 +92,12 @@ export async function revokeOwnSession(session: Session, sessionId: string): Pro
 export async function signOutEverywhere(session: Session): Promise<{ ok: true }> {
   await revokeUserSessions(session.userId);
   return { ok: true };
+}
+
+/** Disables a user: refused everywhere at once, and every session ends (re-enabling revives none). */
+export async function disableUser(userId: string): Promise<void> {
+  await db().transaction(async (tx) => {
+    await updateUser(userId, { disabledAt: new Date() }, tx);
+    await revokeUserSessions(userId, undefined, tx);
+  });
 }

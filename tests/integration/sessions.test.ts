@@ -14,6 +14,7 @@ import {
   createBuilder,
   createEndUser,
   createPublishedApp,
+  disableUser,
   fromIp,
   lastMailTo,
   oobCodeIn,
@@ -197,5 +198,15 @@ describe("end users' sessions work the same way", () => {
     expect((await me({ cookie: cookie! })).status).toBe(200);
     await authJsSignOut(cookie!);
     expect((await me({ cookie: cookie! })).status).toBe(401);
+  });
+});
+
+describe("disabling a user ends their sessions", () => {
+  it("signed out at once, and re-enabling the user does not bring an old token back", async () => {
+    const builder = await createBuilder();
+    await disableUser(builder.user.id);
+    expect((await me({ token: builder.token })).status).toBe(401);
+    await db().execute(sql`UPDATE users SET disabled_at = NULL WHERE id = ${builder.user.id}`);
+    expect((await me({ token: builder.token })).status).toBe(401);
   });
 });

@@ -9,7 +9,7 @@ import type { User } from "../../db/schema";
 import { accounts } from "../../db/schema";
 import { hashPassword } from "../../lib/auth/password";
 import { encodeBearerToken, sessionCookieName } from "../../lib/auth/session-token";
-import { startSession } from "../../lib/auth/sessions";
+import { disableUser, startSession } from "../../lib/auth/sessions";
 
 export const STRONG_PASSWORD = "correct horse battery 42";
 
@@ -86,9 +86,7 @@ export async function createDraftApp(ownerAccountId: string, header = "Draft App
   return insertApp({ ownerAccountId, status: "draft", header });
 }
 
-export async function disableUser(userId: string) {
-  await db().execute(sql`UPDATE users SET disabled_at = now() WHERE id = ${userId}`);
-}
+export { disableUser };
 
 /** Makes every open code or link of an address expired, as if its time had passed. */
 export async function expireCodesOf(email: string) {
