@@ -70,8 +70,12 @@ export function endAllSessions(userId: string, keep?: string, ex?: Executor): Pr
 /** The signed-in user's live sessions, for the settings page. */
 export async function listSessions(session: Session) {
   const rows = await listLiveSessions(session.userId, new Date(Date.now() - SESSION_IDLE_S * 1000));
+  // This device first, then the others by their last use.
+  const ordered = [...rows].sort(
+    (a, b) => Number(b.id === session.sessionId) - Number(a.id === session.sessionId),
+  );
   return {
-    sessions: rows.map((r) => ({
+    sessions: ordered.map((r) => ({
       id: r.id,
       current: r.id === session.sessionId,
       createdAt: r.createdAt.toISOString(),
