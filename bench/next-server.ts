@@ -62,19 +62,24 @@ export async function nextBuild(appDir: string, env: NodeJS.ProcessEnv): Promise
 
 export type NextServer = { pid: number; url: string; stop: () => Promise<void>; output: () => string };
 
-/** `next start` in its own process group, so stopping it ends whatever it spawned. */
+/** The production server in its own process group, so stopping it ends whatever it spawned. */
 export async function startNext(
   appDir: string,
   port: number,
   env: NodeJS.ProcessEnv,
   readyPath: string,
 ): Promise<NextServer> {
-  const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port)], {
-    cwd: appDir,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-    env: { ...env, NODE_ENV: "production", PORT: String(port) },
-  });
+  // The app's own server (scripts/server.ts), as `npm start` runs it.
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(appDir, "node_modules/tsx/dist/cli.mjs"), "scripts/server.ts"],
+    {
+      cwd: appDir,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      env: { ...env, NODE_ENV: "production", PORT: String(port) },
+    },
+  );
   let output = "";
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);

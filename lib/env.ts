@@ -24,6 +24,9 @@ const Env = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_REGION: z.string().optional(),
   SECRETS_KEY: z.string().optional(),
+  // How many reverse proxies stand in front, each appending to X-Forwarded-For; 0: none, the
+  // socket's address is the client's (lib/security/client-ip.ts).
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 export type Env = z.infer<typeof Env>;

@@ -11,9 +11,9 @@ async function main() {
   process.env.APP_URL ??= `http://localhost:${port}`;
   if (!process.env.SMTP_URL) console.log(`Mail outbox (no SMTP_URL set): ${process.env.APP_URL}/dev/outbox`);
 
-  const next = spawn(process.execPath, ["node_modules/next/dist/bin/next", "dev", "-p", port], {
+  const next = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/server.ts"], {
     stdio: "inherit",
-    env: process.env,
+    env: { ...process.env, PORT: port },
   });
   process.on("SIGINT", () => next.kill("SIGINT"));
   process.on("SIGTERM", () => next.kill("SIGTERM"));

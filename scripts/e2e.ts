@@ -14,7 +14,7 @@ import { adminQuery, type LocalDb, startLocalPostgres } from "./local-db";
 //   1. an embedded PostgreSQL (.data/e2e-postgres, port 54349; or TEST_DATABASE_URL's server),
 //      with a fresh, migrated `builder_e2e` database;
 //   2. a real SMTP server (tests/support/smtp-server.ts) that the app sends mail to;
-//   3. `next build` (skipped when E2E_SKIP_BUILD=1 and a build exists), then `next start`
+//   3. `next build` (skipped when E2E_SKIP_BUILD=1 and a build exists), then our server (`scripts/server.ts`, Next's handler)
 //      on port 3200 with NODE_ENV=production (plus `scripts/worker.ts` when it exists);
 //   4. `playwright test` (extra arguments are passed on: `npm run test:e2e -- auth.spec.ts`).
 //
@@ -127,7 +127,7 @@ async function main(): Promise<number> {
   t = Date.now();
   fs.mkdirSync(path.dirname(SERVER_LOG), { recursive: true });
   const serverLog = fs.openSync(SERVER_LOG, "w");
-  const server = startProcess("next start", process.execPath, [nextBin(), "start", "-p", String(PORT)], {
+  const server = startProcess("server", process.execPath, [tsxBin(), "scripts/server.ts"], {
     env: appEnv,
     stdio: ["ignore", serverLog, serverLog],
   });
@@ -219,7 +219,7 @@ async function waitForServer(server: ChildProcess, timeoutMs = 90_000): Promise<
   while (Date.now() < deadline) {
     if (server.exitCode !== null) {
       printServerLogTail();
-      throw new Error(`next start exited with code ${server.exitCode} before answering`);
+      throw new Error(`the server exited with code ${server.exitCode} before answering`);
     }
     try {
       const res = await fetch(`${BASE_URL}/login`, { redirect: "manual", signal: AbortSignal.timeout(5000) });

@@ -14,9 +14,9 @@ async function main() {
   const local = await ensureDatabaseUrl();
   const port = process.env.PORT ?? "3000";
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
-  const next = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port], {
+  const next = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/server.ts"], {
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
+    env: { ...process.env, NODE_ENV: "production", PORT: port },
   });
   process.on("SIGINT", () => next.kill("SIGINT"));
   process.on("SIGTERM", () => next.kill("SIGTERM"));

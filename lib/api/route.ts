@@ -6,6 +6,7 @@ import { loadSession, readSessionToken, type Session } from "@/lib/auth/session"
 import { appOrigin } from "@/lib/env";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
+import { clientIp } from "@/lib/security/client-ip";
 import { AppError, type ErrorBody } from "./errors";
 
 /**
@@ -100,11 +101,6 @@ async function readJson(req: NextRequest): Promise<unknown> {
   } catch {
     throw new AppError("BAD_REQUEST", "invalidInput", "INVALID_JSON");
   }
-}
-
-export function clientIp(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || headers.get("x-real-ip") || "local";
 }
 
 export function errorResponse(err: unknown, requestId: string, req?: NextRequest): Response {

@@ -10,6 +10,7 @@ import { accounts } from "../../db/schema";
 import { hashPassword } from "../../lib/auth/password";
 import { encodeBearerToken, sessionCookieName } from "../../lib/auth/session-token";
 import { disableUser, startSession } from "../../lib/auth/sessions";
+import { PEER_HEADER } from "../../lib/security/client-ip";
 
 export const STRONG_PASSWORD = "correct horse battery 42";
 
@@ -136,7 +137,7 @@ export function sixDigitCodeIn(mail: { text: string }): string {
   return m[1]!;
 }
 
-/** Headers of a request from its own client address (see randomIp). */
+/** Headers of a request from its own client address (see randomIp), as our server sets them. */
 export function fromIp(ip: string = randomIp()): Record<string, string> {
-  return { "x-forwarded-for": ip };
+  return { [PEER_HEADER]: ip };
 }
