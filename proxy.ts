@@ -1,14 +1,35 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { decodeSessionToken, sessionCookieName } from "@/lib/auth/session-token";
+import { pageSecurityHeaders } from "@/lib/security/headers";
 
-// Page redirects only. Every route handler and page checks authorization itself: the proxy
-// is a convenience, never the lock (CVE-2025-29927).
+// Two jobs, neither of them authorization. Every route handler and page checks authorization
+// itself: the proxy is a convenience, never the lock (CVE-2025-29927).
+//   1. Every page gets its security headers, with a fresh nonce that Next puts on its scripts.
+//   2. Builder pages redirect the logged-out and the unverified where they need to go.
 export async function proxy(req: NextRequest) {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const headers = pageSecurityHeaders(nonce, req.nextUrl.pathname);
+  const res = (await builderRedirect(req)) ?? nextWithNonce(req, headers["Content-Security-Policy"]!);
+  for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
+  return res;
+}
+
+// Next reads the nonce from the request's Content-Security-Policy header.
+function nextWithNonce(req: NextRequest, csp: string): NextResponse {
+  const requestHeaders = new Headers(req.headers);
+  requestHeaders.set("Content-Security-Policy", csp);
+  return NextResponse.next({ request: { headers: requestHeaders } });
+}
+
+const BUILDER_PAGES = /^\/(home|build|analytics|settings|joinplan)(\/|$)/;
+
+async function builderRedirect(req: NextRequest): Promise<NextResponse | null> {
   const { pathname, search } = req.nextUrl;
+  // /item/... and /tool/... (and everything public) are never redirected.
+  if (!BUILDER_PAGES.test(pathname)) return null;
   const token = req.cookies.get(sessionCookieName())?.value;
   const claims = token ? await decodeSessionToken(token) : null;
   const here = `${pathname}${search}`;
-
   // Logged out, or signed in only as an end user of some app: builder pages need a builder.
   if (!claims || claims.tid !== null) {
     const url = new URL("/login", req.url);
@@ -20,18 +41,10 @@ export async function proxy(req: NextRequest) {
     url.searchParams.set("continueUrl", here);
     return NextResponse.redirect(url);
   }
-  return NextResponse.next();
+  return null;
 }
 
-// Builder pages only: /item/... and /tool/... (and everything public) are never redirected.
+// Every page; not API routes (the route wrapper sets their headers) nor Next's static files.
 export const config = {
-  matcher: [
-    "/home",
-    "/home/:path*",
-    "/build/:path*",
-    "/analytics/:path*",
-    "/settings",
-    "/settings/:path*",
-    "/joinplan",
-  ],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)"],
 };

@@ -29,6 +29,18 @@ export const CUSTOM_TOKEN_TTL_S = 5 * 60;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
+/** Longest accepted inputs, in characters (the API's schemas and the forms' maxLength). */
+export const EMAIL_MAX = 254;
+/** A typed one-time code: 6 digits, with room for spaces around them. */
+export const CODE_MAX = 12;
+/** The token of an emailed link (ours are 43 characters; a mangled one still gets its message). */
+export const LINK_CODE_MAX = 256;
+/** A new password may arrive longer than PASSWORD_MAX: it is refused as too weak, before hashing. */
+export const NEW_PASSWORD_MAX = 1024;
+export const URL_MAX = 2048;
+export const APP_ID_MAX = 64;
+export const APP_NAME_MAX = 100;
+
 /**
  * Attempt limits (docs/decisions.md, "Attempt limits"). Each is reserved before the check it
  * guards. Per address and account, a stranger's failures lock out only the stranger's address;

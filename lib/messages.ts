@@ -42,6 +42,8 @@ export const messages = {
   forbidden: "You don't have access to this",
   notFound: "Not found",
   invalidInput: "Invalid input",
+  payloadTooLarge: "This request is too large",
+  emailNotVerified: "Please verify your email to continue",
   crossSite: "Cross-site request refused",
   internal: "Something went wrong, try again later",
   notYetReady: "Your account is not ready yet",

@@ -16,13 +16,8 @@ const POLL_MS = 4000;
  * Sends the verification mail once per tab, offers a resend, and moves on by itself as soon
  * as the email is verified (in this tab or another).
  */
-export function VerifyEmailPanel(props: {
-  email: string;
-  continueUrl: string;
-  appName?: string;
-  verified: boolean;
-}) {
-  const { email, continueUrl, appName, verified } = props;
+export function VerifyEmailPanel(props: { email: string; continueUrl: string; verified: boolean }) {
+  const { email, continueUrl, verified } = props;
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,7 +27,7 @@ export function VerifyEmailPanel(props: {
     setBusy(true);
     setError(null);
     try {
-      await apiFetch("/api/identity/send-verification-email", { body: { continueUrl, appName } });
+      await apiFetch("/api/identity/send-verification-email", { body: { continueUrl } });
       toast.success(messages.verificationSent);
     } catch (err) {
       setError(
@@ -43,7 +38,7 @@ export function VerifyEmailPanel(props: {
     } finally {
       setBusy(false);
     }
-  }, [continueUrl, appName]);
+  }, [continueUrl]);
 
   const continueIfVerified = useCallback(async () => {
     if (leaving.current) return;

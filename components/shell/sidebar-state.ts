@@ -13,9 +13,12 @@ export function isSidebarOpen(cookieValue: string | undefined): boolean {
   return cookieValue !== "false";
 }
 
-/** The `document.cookie` assignment that remembers the state for a week on every path. */
-export function sidebarCookie(open: boolean): string {
-  return `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE_S}; samesite=lax`;
+/**
+ * The `document.cookie` assignment that remembers the state for a week on every path; Secure
+ * when the page is served over https (`secure`: `location.protocol === "https:"`).
+ */
+export function sidebarCookie(open: boolean, secure = false): string {
+  return `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE_S}; samesite=lax${secure ? "; secure" : ""}`;
 }
 
 /** Ctrl+B, or Cmd+B on a Mac, toggles the sidebar (as shadcn's sidebar does, even while typing). */

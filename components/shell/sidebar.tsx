@@ -79,7 +79,7 @@ export function SidebarProvider({
       if (onOpenChange) onOpenChange(next);
       else setUncontrolledOpen(next);
       // biome-ignore lint/suspicious/noDocumentCookie: a plain cookie is what the server layout reads on the next request.
-      document.cookie = sidebarCookie(next);
+      document.cookie = sidebarCookie(next, window.location.protocol === "https:");
     },
     [onOpenChange],
   );

@@ -7,7 +7,10 @@ import { appOrigin } from "@/lib/env";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { clientIp } from "@/lib/security/client-ip";
+import { apiSecurityHeaders } from "@/lib/security/headers";
+import { BODY_CAPS, type BodyCap } from "./body-caps";
 import { AppError, type ErrorBody } from "./errors";
+import { assertDeclaredLength, readBodyCapped } from "./read-body";
 
 /**
  * Who may call a route:
@@ -21,7 +24,16 @@ export type AuthMode = "public" | "user" | "builder" | "admin";
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
-type Options<Q, B, P> = { auth: AuthMode; query?: Q; body?: B; params?: P };
+type Options<Q, B, P> = {
+  auth: AuthMode;
+  query?: Q;
+  body?: B;
+  params?: P;
+  /** The body's size limit (lib/api/body-caps.ts); JSON routes by default. */
+  cap?: BodyCap;
+  /** Hand the handler the body's bytes, unparsed (a signature is checked over them). */
+  raw?: boolean;
+};
 
 export type Ctx<A extends AuthMode, Q, B, P> = {
   req: NextRequest;
@@ -29,6 +41,8 @@ export type Ctx<A extends AuthMode, Q, B, P> = {
   query: Out<Q>;
   body: Out<B>;
   params: Out<P>;
+  /** The body's bytes, when the route asked for them (`raw: true`). */
+  raw: Uint8Array;
   ip: string;
   requestId: string;
 };
@@ -48,21 +62,26 @@ export function route<
   ): Promise<Response> => {
     const requestId = crypto.randomUUID();
     try {
+      const cap = BODY_CAPS[opts.cap ?? "json"];
+      // A body over the cap is refused before anything else, whether or not the route reads one.
+      assertDeclaredLength(req, cap);
       const session = await authorize(req, opts.auth);
       const query = opts.query ? opts.query.parse(Object.fromEntries(req.nextUrl.searchParams)) : undefined;
       const params = opts.params ? opts.params.parse(await context.params) : undefined;
-      const body = opts.body ? opts.body.parse(await readJson(req)) : undefined;
+      const raw = opts.body || opts.raw ? await readBodyCapped(req, cap) : new Uint8Array();
+      const body = opts.body ? opts.body.parse(parseJson(raw)) : undefined;
       const result = await handler({
         req,
         session: session as Ctx<A, Q, B, P>["session"],
         query: query as Out<Q>,
         body: body as Out<B>,
         params: params as Out<P>,
+        raw,
         ip: clientIp(req.headers),
         requestId,
       });
-      if (result instanceof Response) return result;
-      return Response.json(result ?? { ok: true }, { headers: { "x-request-id": requestId } });
+      if (result instanceof Response) return withHeaders(result, requestId);
+      return Response.json(result ?? { ok: true }, { headers: answerHeaders(requestId) });
     } catch (err) {
       return errorResponse(err, requestId, req);
     }
@@ -78,6 +97,8 @@ async function authorize(req: NextRequest, mode: AuthMode): Promise<Session | nu
   if (session.disabled) throw new AppError("FORBIDDEN", "userDisabled");
   if (mode === "user") return session;
   if (session.tenantId !== null) throw new AppError("FORBIDDEN", "forbidden");
+  // As pages send them to /auth/verifyEmail, builder APIs refuse an unverified address.
+  if (!session.emailVerified) throw new AppError("FORBIDDEN", "emailNotVerified", "auth/email-not-verified");
   if (mode === "admin" && !session.account?.isAdmin) throw new AppError("FORBIDDEN", "forbidden");
   return session;
 }
@@ -93,11 +114,12 @@ function assertSameSite(req: NextRequest): void {
   }
 }
 
-async function readJson(req: NextRequest): Promise<unknown> {
-  const text = await req.text();
-  if (!text) return {};
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function parseJson(bytes: Uint8Array): unknown {
+  if (bytes.byteLength === 0) return {};
   try {
-    return JSON.parse(text);
+    return JSON.parse(utf8.decode(bytes));
   } catch {
     throw new AppError("BAD_REQUEST", "invalidInput", "INVALID_JSON");
   }
@@ -127,5 +149,17 @@ export function errorResponse(err: unknown, requestId: string, req?: NextRequest
     });
     body = { error: { code: "INTERNAL", message: messages.internal } };
   }
-  return Response.json(body, { status, headers: { "x-request-id": requestId } });
+  return Response.json(body, { status, headers: answerHeaders(requestId) });
+}
+
+const answerHeaders = (requestId: string) => ({ ...apiSecurityHeaders(), "x-request-id": requestId });
+
+/** Our headers on an answer made elsewhere (a handler's own Response, Auth.js's). */
+export function withHeaders(res: Response, requestId: string = crypto.randomUUID()): Response {
+  // A redirect's headers are immutable: the answer is copied with the headers added.
+  const headers = new Headers(res.headers);
+  for (const [name, value] of Object.entries(answerHeaders(requestId))) {
+    if (!headers.has(name)) headers.set(name, value);
+  }
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }

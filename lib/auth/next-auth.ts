@@ -1,17 +1,18 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import NextAuth, { CredentialsSignin } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import Google from "next-auth/providers/google";
 import type { User } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import { SESSION_IDLE_S } from "@/lib/constants";
-import { env, googleConfigured } from "@/lib/env";
+import { appOrigin, env, googleConfigured } from "@/lib/env";
 import { logError } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
 import { redeemCustomToken } from "./custom-token";
 import { googleSignIn, OAUTH_APP_COOKIE } from "./google";
 import { passwordLogin } from "./login";
+import { CustomTokenBody, PasswordSignInBody } from "./schemas";
 import type { SessionClaims } from "./session-token";
 import { usesSecureCookies } from "./session-token";
 import { endSession, refreshClaims, type SessionMeta, startSession } from "./sessions";
@@ -35,15 +36,16 @@ function providers() {
       id: "password",
       credentials: { email: {}, password: {}, appId: {} },
       async authorize(credentials, request): Promise<SignedInUser> {
+        // The API's own schema and limits: an over-long field is refused like a wrong password,
+        // before anything is hashed.
+        const input = PasswordSignInBody.safeParse({
+          email: credentials.email ?? "",
+          password: credentials.password ?? "",
+          appId: credentials.appId || undefined,
+        });
+        if (!input.success) throw new SignInRefused("invalidCredentials");
         try {
-          const user = await passwordLogin(
-            {
-              email: String(credentials.email ?? ""),
-              password: String(credentials.password ?? ""),
-              appId: credentials.appId ? String(credentials.appId) : undefined,
-            },
-            clientIp(request.headers),
-          );
+          const user = await passwordLogin(input.data, clientIp(request.headers));
           return { id: user.id, signedIn: user, meta: metaOf(request.headers) };
         } catch (err) {
           if (err instanceof AppError) throw new SignInRefused(err.messageKey);
@@ -56,7 +58,8 @@ function providers() {
       id: "token",
       credentials: { customToken: {} },
       async authorize(credentials, request): Promise<SignedInUser | null> {
-        const user = await redeemCustomToken(String(credentials.customToken ?? ""));
+        const token = CustomTokenBody.safeParse(credentials);
+        const user = token.success ? await redeemCustomToken(token.data.customToken) : null;
         return user ? { id: user.id, signedIn: user, meta: metaOf(request.headers) } : null;
       },
     }),
@@ -75,7 +78,14 @@ function providers() {
   return list;
 }
 
-export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => ({
+export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => {
+  // Auth.js builds its URLs (redirects, OAuth callbacks) from AUTH_URL when set, and from the
+  // request's Host otherwise: ours is always APP_URL, whatever a request claims.
+  process.env.AUTH_URL = new URL("/api/auth", appOrigin()).toString();
+  return config();
+});
+
+const config = (): NextAuthConfig => ({
   secret: env().AUTH_SECRET,
   trustHost: true,
   useSecureCookies: usesSecureCookies(),
@@ -127,4 +137,4 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
       };
     },
   },
-}));
+});

@@ -1,48 +1,64 @@
 import { z } from "zod";
+import {
+  APP_ID_MAX,
+  CODE_MAX,
+  EMAIL_MAX,
+  LINK_CODE_MAX,
+  NEW_PASSWORD_MAX,
+  PASSWORD_MAX,
+  URL_MAX,
+} from "@/lib/constants";
 
 // Request shapes of the identity and account routes. Semantic checks (a valid email, a strong
-// password) happen in the services so that each failure gets its own catalogue message.
+// password) happen in the services so that each failure gets its own catalogue message; every
+// text has a maximum length here, so nothing long is ever hashed or looked up.
 const text = (max: number) => z.string().max(max);
+const email = text(EMAIL_MAX);
+const password = text(PASSWORD_MAX);
+const newPassword = text(NEW_PASSWORD_MAX);
+const oobCode = text(LINK_CODE_MAX).min(1);
+const url = text(URL_MAX);
+const appId = text(APP_ID_MAX);
 
 export const SignUpBody = z.object({
-  email: text(320),
-  password: text(1024),
-  appId: z.string().optional(),
+  email: email,
+  password: newPassword,
+  appId: appId.optional(),
 });
 
 export const PasswordSignInBody = z.object({
-  email: text(320),
-  password: text(1024),
-  appId: z.string().optional(),
+  email: email,
+  password: password,
+  appId: appId.optional(),
 });
 
-export const SendVerificationBody = z.object({
-  continueUrl: text(2048).optional(),
-  appName: text(200).optional(),
-});
+export const SendVerificationBody = z.object({ continueUrl: url.optional() });
 
-export const OobCodeBody = z.object({ oobCode: text(200).min(1) });
+export const OobCodeBody = z.object({ oobCode: oobCode });
 
-export const ResetPasswordBody = z.object({ oobCode: text(200).min(1), newPassword: text(1024) });
+/** The Auth.js "token" provider's one field. */
+export const CustomTokenBody = z.object({ customToken: oobCode });
+
+export const ResetPasswordBody = z.object({ oobCode: oobCode, newPassword: newPassword });
 
 export const SendResetBody = z.object({
-  email: text(320),
-  mainAppId: z.string().nullish(),
-  continueUrl: text(2048).optional(),
+  email: email,
+  mainAppId: appId.nullish(),
+  continueUrl: url.optional(),
 });
 
-export const RequestEmailChangeBody = z.object({ newEmail: text(320), currentPassword: text(1024) });
+export const RequestEmailChangeBody = z.object({ newEmail: email, currentPassword: password });
 
-export const CompleteEmailChangeBody = z.object({ newEmail: text(320), oobCode: text(200).min(1) });
+export const CompleteEmailChangeBody = z.object({ newEmail: email, oobCode: oobCode });
 
-export const AppIdQuery = z.object({ appId: z.string().min(1) });
+export const AppIdQuery = z.object({ appId: appId.min(1) });
 
-export const SendMagicLinkBody = z.object({ email: text(320), continueUrl: text(2048).optional() });
+export const SendMagicLinkBody = z.object({ email: email, continueUrl: url.optional() });
 
-export const ValidateOtpBody = z.object({ email: text(320), otp: text(20) });
+export const ValidateOtpBody = z.object({ email: email, otp: text(CODE_MAX) });
 
 export const CreateAccountQuery = z.object({ sale_id: text(200).optional() });
 
-export const OutboxQuery = z.object({ to: text(320).optional() });
+export const OutboxQuery = z.object({ to: email.optional() });
 
 export const SessionIdParams = z.object({ sessionId: z.uuid() });

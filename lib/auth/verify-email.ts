@@ -1,4 +1,5 @@
 import "server-only";
+import { findAppById } from "@/db/queries/apps";
 import { consumeAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes";
 import { findUserById, updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
@@ -13,7 +14,7 @@ import { hashSecret, randomToken } from "./codes-crypto";
 
 export async function sendVerificationEmail(
   user: Pick<User, "id" | "email" | "tenantId" | "emailVerifiedAt">,
-  opts: { continueUrl?: string; appName?: string },
+  opts: { continueUrl?: string },
   ip: string,
 ): Promise<{ alreadyVerified: boolean }> {
   if (user.emailVerifiedAt) return { alreadyVerified: true };
@@ -31,18 +32,16 @@ export async function sendVerificationEmail(
   });
   const link = actionLink({ mode: "verifyEmail", oobCode: token, continueUrl });
   try {
-    await sendMail(verifyEmailMail(user.email, link, opts.appName));
+    // Named by what we stored (the app's saved header), never by anything the caller sent.
+    const app = user.tenantId ? await findAppById(user.tenantId) : undefined;
+    await sendMail(verifyEmailMail(user.email, link, app?.header || undefined));
   } catch {
     throw new AppError("INTERNAL", "verificationSendFailed", "auth/send-failed");
   }
   return { alreadyVerified: false };
 }
 
-export async function sendVerificationEmailFor(
-  userId: string,
-  opts: { continueUrl?: string; appName?: string },
-  ip: string,
-) {
+export async function sendVerificationEmailFor(userId: string, opts: { continueUrl?: string }, ip: string) {
   const user = await findUserById(userId);
   if (!user) throw new AppError("UNAUTHENTICATED", "unauthenticated");
   return sendVerificationEmail(user, opts, ip);

@@ -1,3 +1,4 @@
+import { APP_NAME_MAX } from "@/lib/constants";
 import { appOrigin } from "@/lib/env";
 import { messages } from "@/lib/messages";
 import type { Mail } from "./send";
@@ -8,6 +9,13 @@ export function actionLink(params: Record<string, string | undefined>): string {
   for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
   return url.toString();
 }
+
+// A stored name goes into a subject line: no line breaks (header injection), bounded length.
+const oneLine = (s: string) =>
+  s
+    .replace(/[\r\n\t]+/g, " ")
+    .trim()
+    .slice(0, APP_NAME_MAX);
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -21,11 +29,13 @@ function layout(to: string, subject: string, lines: string[], link: { href: stri
 }
 
 export function verifyEmailMail(to: string, link: string, appName?: string): Mail {
-  const name = appName || "Builder";
-  return layout(to, `Verify your email for ${name}`, [`Follow this link to verify your email address.`], {
-    href: link,
-    label: "Verify email",
-  });
+  const name = oneLine(appName || messages.productName);
+  return layout(
+    to,
+    `Verify your email for ${name}`,
+    ["Follow this link to verify your email address.", "If you didn't sign up, ignore this email."],
+    { href: link, label: "Verify email" },
+  );
 }
 
 export function resetPasswordMail(to: string, link: string): Mail {
@@ -47,7 +57,8 @@ export function changeEmailMail(to: string, link: string): Mail {
   });
 }
 
-export function magicCodeMail(to: string, code: string, link: string, appName: string): Mail {
+export function magicCodeMail(to: string, code: string, link: string, storedAppName: string): Mail {
+  const appName = oneLine(storedAppName);
   return layout(
     to,
     `Your ${appName} sign-in code: ${code}`,

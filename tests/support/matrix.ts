@@ -7,7 +7,15 @@ import type { App } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
 
-export const ACTORS = ["anonymous", "builderA", "builderB", "endUserA", "endUserB", "admin"] as const;
+export const ACTORS = [
+  "anonymous",
+  "builderA",
+  "builderB",
+  "unverified",
+  "endUserA",
+  "endUserB",
+  "admin",
+] as const;
 export type ActorName = (typeof ACTORS)[number];
 export type SignedInActor = Exclude<ActorName, "anonymous">;
 
@@ -62,15 +70,17 @@ export const everyone = (e: Expected): Record<ActorName, Expected> => ({
   anonymous: e,
   builderA: e,
   builderB: e,
+  unverified: e,
   endUserA: e,
   endUserB: e,
   admin: e,
 });
 /** auth: "user" — any signed-in user, builder or end user */
 export const signedIn = (e: Expected = "2xx") => ({ ...everyone(e), anonymous: 401 as const });
-/** auth: "builder" — builders of the platform; end users of apps are refused */
+/** auth: "builder" — builders of the platform with a verified address; end users of apps are refused */
 export const buildersOnly = (e: Expected = "2xx") => ({
   ...signedIn(e),
+  unverified: 403 as const,
   endUserA: 403 as const,
   endUserB: 403 as const,
 });
@@ -86,6 +96,8 @@ export async function createWorld(): Promise<World> {
   const builderA = await createBuilder();
   const builderB = await createBuilder();
   const admin = await createBuilder({ isAdmin: true });
+  // A builder who signed up but has not verified their address yet.
+  const unverified = await createBuilder({ verified: false });
   const appA = await createPublishedApp(builderA.account.accountId, "Matrix App A");
   const appB = await createPublishedApp(builderB.account.accountId, "Matrix App B");
   const endUserA = await createEndUser(appA.id);
@@ -96,7 +108,7 @@ export async function createWorld(): Promise<World> {
     appA,
     appB,
     builderASessionId: spare.claims.sid,
-    actors: { builderA, builderB, endUserA, endUserB, admin },
+    actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
     loginUser: { email: login.user.email, password: STRONG_PASSWORD },
   };
 }

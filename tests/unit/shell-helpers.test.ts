@@ -29,6 +29,12 @@ describe("sidebar state", () => {
     expect(attributes).toContain("path=/");
     expect(attributes).toContain(`max-age=${SIDEBAR_COOKIE_MAX_AGE_S}`);
     expect(SIDEBAR_COOKIE_MAX_AGE_S).toBe(604800);
+    expect(attributes).not.toContain("secure");
+    expect(
+      sidebarCookie(true, true)
+        .split(";")
+        .map((p) => p.trim()),
+    ).toContain("secure");
   });
 
   it("toggles on Ctrl+B and Cmd+B only", () => {

@@ -4,6 +4,7 @@ import { cookies } from "next/headers";
 import { OAUTH_APP_COOKIE } from "@/lib/auth/google";
 import { unstable_update } from "@/lib/auth/next-auth";
 import { getPageSession } from "@/lib/auth/page-session";
+import { usesSecureCookies } from "@/lib/auth/session-token";
 
 /**
  * Re-issues the session cookie with fresh claims (after the email was verified or changed,
@@ -20,6 +21,7 @@ export async function refreshSessionAction(): Promise<{ signedIn: boolean; email
 export async function rememberOAuthAppAction(appId: string | null): Promise<void> {
   (await cookies()).set(OAUTH_APP_COOKIE, appId ?? "", {
     httpOnly: true,
+    secure: usesSecureCookies(),
     sameSite: "lax",
     path: "/",
     maxAge: 600,

@@ -10,21 +10,16 @@ export const metadata: Metadata = { title: "Verify your email" };
 export default async function VerifyEmailPage({
   searchParams,
 }: {
-  searchParams: Promise<{ continueUrl?: string; appName?: string }>;
+  searchParams: Promise<{ continueUrl?: string }>;
 }) {
-  const { continueUrl, appName } = await searchParams;
+  // The spec's appName parameter is not used: mails name only what we stored, never what a
+  // link says (docs/decisions.md).
+  const { continueUrl } = await searchParams;
   const target = safeRedirectPath(continueUrl, appOrigin());
   const session = await getPageSession();
   if (!session)
     redirect(
       `/login?redirectTo=${encodeURIComponent(`/auth/verifyEmail?continueUrl=${encodeURIComponent(target)}`)}`,
     );
-  return (
-    <VerifyEmailPanel
-      email={session.email}
-      continueUrl={target}
-      appName={appName}
-      verified={session.emailVerified}
-    />
-  );
+  return <VerifyEmailPanel email={session.email} continueUrl={target} verified={session.emailVerified} />;
 }
