@@ -35,6 +35,8 @@ export const messages = {
   verificationSendFailed: "Failed to send verification email, try again later",
   tooManyRequests: "Too many requests, try again later",
   emailVerified: "Your email is verified",
+  emailAlreadyVerified: "Your email is already verified",
+  verificationFailed: "Verification failed",
   verifyLinkInvalid: "This verification link is invalid or has expired",
   resetEmailSentIfExists: "If an account exists for this email, a reset link is on its way",
   emailChangeSent: "Check your new inbox to confirm the change",

@@ -44,6 +44,15 @@ export async function consumeAuthCodeByToken(
   return row;
 }
 
+/** A link by its token, used or expired alike (to recognise a link opened a second time). */
+export async function findAuthCodeByToken(purpose: AuthCodePurpose, tokenHash: string, ex: Executor = db()) {
+  const [row] = await ex
+    .select()
+    .from(authCodes)
+    .where(and(eq(authCodes.purpose, purpose), eq(authCodes.tokenHash, tokenHash)));
+  return row;
+}
+
 /** Reads a live link without using it (to show the reset form only for a valid link). */
 export async function findLiveAuthCodeByToken(
   purpose: AuthCodePurpose,

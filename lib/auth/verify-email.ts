@@ -1,6 +1,6 @@
 import "server-only";
 import { findAppById } from "@/db/queries/apps";
-import { consumeAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes";
+import { consumeAuthCodeByToken, findAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes";
 import { findUserById, updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
@@ -47,14 +47,23 @@ export async function sendVerificationEmailFor(userId: string, opts: { continueU
   return sendVerificationEmail(user, opts, ip);
 }
 
-/** Applies a verification link once; answers where to continue. */
-export async function applyVerifyEmail(oobCode: string): Promise<{ continueUrl: string }> {
-  const code = await consumeAuthCodeByToken("verify_email", hashSecret(oobCode));
+/**
+ * Applies a verification link once; answers where to continue. Opened again (used, or even
+ * expired since) for an address that is verified by now, it says so and continues the same way.
+ */
+export async function applyVerifyEmail(
+  oobCode: string,
+): Promise<{ continueUrl: string; alreadyVerified: boolean }> {
+  const tokenHash = hashSecret(oobCode);
+  const fresh = await consumeAuthCodeByToken("verify_email", tokenHash);
+  const code = fresh ?? (await findAuthCodeByToken("verify_email", tokenHash));
   const user = code?.userId ? await findUserById(code.userId) : undefined;
   // A link sent to an address the user has since changed verifies nothing.
-  if (!code || !user || user.email !== code.email) {
+  const forThisAddress = code && user && user.email === code.email;
+  if (!forThisAddress || (!fresh && !user.emailVerifiedAt)) {
     throw new AppError("BAD_REQUEST", "verifyLinkInvalid", "auth/invalid-action-code");
   }
-  if (!user.emailVerifiedAt) await updateUser(user.id, { emailVerifiedAt: new Date() });
-  return { continueUrl: safeRedirectPath(code.continueUrl, appOrigin()) };
+  const alreadyVerified = user.emailVerifiedAt !== null;
+  if (!alreadyVerified) await updateUser(user.id, { emailVerifiedAt: new Date() });
+  return { continueUrl: safeRedirectPath(code.continueUrl, appOrigin()), alreadyVerified };
 }

@@ -116,12 +116,24 @@ describe("email verification", () => {
 
     const first = await verify(oobCodeIn(mail));
     expect(first.status).toBe(200);
-    expect(first.json).toEqual({ continueUrl: "/build/app/42?tab=data#top" });
+    expect(first.json).toEqual({ continueUrl: "/build/app/42?tab=data#top", alreadyVerified: false });
     expect((await findUserByEmail(null, email))?.emailVerifiedAt).toBeInstanceOf(Date);
 
+    // Opened a second time: the address is verified, so it says so and continues the same way.
     const second = await verify(oobCodeIn(mail));
-    expect(second.status).toBe(400);
-    expect(second.json).toEqual({
+    expect(second.status).toBe(200);
+    expect(second.json).toEqual({ continueUrl: "/build/app/42?tab=data#top", alreadyVerified: true });
+  });
+
+  it("a used link of an address that is not verified (any more) still fails", async () => {
+    const builder = await createBuilder({ verified: false });
+    await sendVerificationMail(builder.token);
+    const mail = await lastMailTo(builder.user.email);
+    expect((await verify(oobCodeIn(mail))).status).toBe(200);
+    await db().execute(sql`UPDATE users SET email_verified_at = NULL WHERE id = ${builder.user.id}`);
+    const again = await verify(oobCodeIn(mail));
+    expect(again.status).toBe(400);
+    expect(again.json).toEqual({
       error: { code: "auth/invalid-action-code", message: messages.verifyLinkInvalid },
     });
   });
@@ -133,7 +145,7 @@ describe("email verification", () => {
     expect(user.emailVerifiedAt).toBeNull();
     expect((await sendVerificationMail(await tokenFor(user))).status).toBe(200);
     const res = await verify(oobCodeIn(await lastMailTo(email)));
-    expect(res.json).toEqual({ continueUrl: "/home" });
+    expect(res.json).toEqual({ continueUrl: "/home", alreadyVerified: false });
     expect((await findUserByEmail(null, email))?.emailVerifiedAt).toBeInstanceOf(Date);
   });
 
@@ -196,6 +208,6 @@ describe("email verification", () => {
     expect(link.origin).toBe(APP_URL);
     expect(link.searchParams.get("continueUrl")).toBe("/home");
     const res = await verify(oobCodeIn(mail));
-    expect(res.json).toEqual({ continueUrl: "/home" });
+    expect(res.json).toEqual({ continueUrl: "/home", alreadyVerified: false });
   });
 });

@@ -24,11 +24,12 @@ export function ResetPasswordAction({
   const [email, setEmail] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const loginPath = safeRedirectPath(continueUrl, window.location.origin, "/login");
+  // Read on the client only: this component also renders on the server, where there is no window.
+  const loginPath = () => safeRedirectPath(continueUrl, window.location.origin, "/login");
 
   const linkInvalid = () => {
     toast.error(messages.resetLinkInvalid);
-    router.replace(loginPath);
+    router.replace(loginPath());
   };
 
   useOnce(async () => {
@@ -48,7 +49,7 @@ export function ResetPasswordAction({
     try {
       await apiFetch("/api/identity/reset-password", { body: { oobCode, newPassword } });
       toast.success(messages.passwordResetSuccess);
-      router.replace(loginPath);
+      router.replace(loginPath());
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.code === "auth/invalid-action-code") return linkInvalid();

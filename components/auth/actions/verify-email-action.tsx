@@ -12,28 +12,32 @@ import { useOnce } from "./use-once";
 
 export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
   const router = useRouter();
-  const [state, setState] = useState<{ done: boolean; error: string | null; next: string }>({
+  const [state, setState] = useState<{ done: boolean; error: string | null; title: string; next: string }>({
     done: false,
     error: null,
+    title: messages.emailVerified,
     next: "/home",
   });
 
   useOnce(async () => {
     try {
-      const { continueUrl } = await apiFetch<{ continueUrl: string }>("/api/identity/verify-email", {
-        body: { oobCode },
-      });
+      const { continueUrl, alreadyVerified } = await apiFetch<{
+        continueUrl: string;
+        alreadyVerified: boolean;
+      }>("/api/identity/verify-email", { body: { oobCode } });
       // Signed in here too? Then the session learns about it right away.
       const session = await refreshSessionAction();
       setState({
         done: true,
         error: null,
+        title: alreadyVerified ? messages.emailAlreadyVerified : messages.emailVerified,
         next: session.signedIn ? continueUrl : `/login?redirectTo=${encodeURIComponent(continueUrl)}`,
       });
     } catch (err) {
       setState({
         done: true,
         error: err instanceof ApiError ? err.message : messages.verifyLinkInvalid,
+        title: messages.verificationFailed,
         next: "/login",
       });
     }
@@ -41,7 +45,7 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
 
   if (!state.done) return <AuthCard title="Verifying your email..." />;
   return (
-    <AuthCard title={state.error ? "Verification failed" : messages.emailVerified}>
+    <AuthCard title={state.title}>
       <FormError message={state.error} />
       <Button onClick={() => router.replace(state.next)}>Continue</Button>
     </AuthCard>
