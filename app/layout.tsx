@@ -1,6 +1,7 @@
 import { GeistMono } from "geist/font/mono";
 import { GeistSans } from "geist/font/sans";
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { Toaster } from "@/components/ui/toaster";
 import "./globals.css";
 
@@ -9,7 +10,10 @@ export const metadata: Metadata = {
   description: "Build, brand and publish AI apps and tools",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page renders per request: Next puts the request's CSP nonce (proxy.ts) on its
+  // scripts only then; a prerendered page's scripts would carry none and be blocked.
+  await connection();
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
       <body className="min-h-screen antialiased">

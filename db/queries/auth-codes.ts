@@ -144,3 +144,12 @@ export async function expireAuthCodes(
       ),
     );
 }
+
+/** Codes and links past their expiry, or used before `usedBefore`, are deleted. */
+export async function deleteDeadAuthCodes(usedBefore: Date, ex: Executor = db()): Promise<number> {
+  const rows = await ex
+    .delete(authCodes)
+    .where(sql`${authCodes.expiresAt} < now() OR ${authCodes.usedAt} < ${usedBefore}`)
+    .returning({ id: authCodes.id });
+  return rows.length;
+}

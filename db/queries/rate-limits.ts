@@ -67,3 +67,9 @@ export function counter(name: string, points: number, durationS: number): Counte
     },
   };
 }
+
+/** Counters whose window has ended are deleted (rate-limiter-flexible's expire, in epoch ms). */
+export async function deleteExpiredCounters(): Promise<number> {
+  const res = await pool().query("DELETE FROM rate_limits WHERE expire < $1", [Date.now()]);
+  return res.rowCount ?? 0;
+}

@@ -4,7 +4,8 @@ import { findUserByEmail, findUserById, updateUser } from "@/db/queries/users";
 import { AppError } from "@/lib/api/errors";
 import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
-import { actionLink, changeEmailMail, emailChangedNoticeMail } from "@/lib/email/templates";
+import { actionLink, changeEmailMail } from "@/lib/email/templates";
+import { enqueueAuthMail } from "@/lib/jobs/enqueue";
 import { logError } from "@/lib/log";
 import {
   assertMailSendAllowed,
@@ -38,25 +39,31 @@ export async function requestEmailChange(
   if (newEmail === user.email || (await findUserByEmail(user.tenantId, newEmail))) throw inUse();
   await lookup.succeeded();
   await assertMailSendAllowed("change-email", newEmail, ip);
+  try {
+    await enqueueAuthMail({ kind: "email-change", userId: user.id, newEmail });
+  } catch (err) {
+    logError("email change mail not queued", { err });
+    throw new AppError("INTERNAL", "emailChangeFailed", "auth/send-failed");
+  }
+  return { sent: true };
+}
+
+/** The job: the confirmation link, to the new address, for the user's current one. */
+export async function deliverEmailChangeMail(job: { userId: string; newEmail: string }) {
+  const user = await findUserById(job.userId);
+  if (!user) return;
   const token = randomToken();
   await insertAuthCode({
     purpose: "change_email",
     userId: user.id,
     tenantId: user.tenantId,
     email: user.email,
-    newEmail,
+    newEmail: job.newEmail,
     tokenHash: hashSecret(token),
     expiresAt: new Date(Date.now() + EMAIL_LINK_TTL_S * 1000),
   });
-  try {
-    await sendMail(
-      changeEmailMail(newEmail, actionLink({ mode: "verifyAndChangeEmail", oobCode: token, newEmail })),
-    );
-  } catch (err) {
-    logError("email change mail failed", { err });
-    throw new AppError("INTERNAL", "emailChangeFailed", "auth/send-failed");
-  }
-  return { sent: true };
+  const link = actionLink({ mode: "verifyAndChangeEmail", oobCode: token, newEmail: job.newEmail });
+  await sendMail(changeEmailMail(job.newEmail, link));
 }
 
 /** Step 2 (the emailed link): completes the change once, if the address is still free. */
@@ -79,8 +86,8 @@ export async function completeEmailChange(input: {
     throw err;
   }
   // The old address hears of it, so a hijacked session can't move an account silently.
-  await sendMail(emailChangedNoticeMail(user.email, newEmail)).catch((err) =>
-    logError("email change notice failed", { err }),
+  await enqueueAuthMail({ kind: "email-changed", oldEmail: user.email, newEmail }).catch((err) =>
+    logError("email change notice not queued", { err }),
   );
   return { email: newEmail };
 }

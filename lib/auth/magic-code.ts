@@ -1,4 +1,5 @@
 import "server-only";
+import { findAppById } from "@/db/queries/apps";
 import {
   consumeAuthCodeByToken,
   expireAuthCodes,
@@ -15,6 +16,7 @@ import { MAGIC_CODE_MAX_ATTEMPTS, MAGIC_CODE_TTL_S, MAGIC_CODES_LIVE_PER_ADDRESS
 import { sendMail } from "@/lib/email/send";
 import { actionLink, magicCodeMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
+import { enqueueAuthMail } from "@/lib/jobs/enqueue";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { assertMailSendAllowed, reserveCodeAttempt } from "@/lib/security/rate-limit";
@@ -37,26 +39,34 @@ export async function sendMagicCode(
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) throw new AppError("BAD_REQUEST", "magicEmailInvalid", "auth/invalid-email");
   await assertMailSendAllowed(`magic:${app.id}`, email, ip);
-  const token = randomToken();
-  const code = randomSixDigitCode();
   const continueUrl = safeRedirectPath(input.continueUrl, appOrigin(), `/app/${app.id}`);
-  await insertAuthCode({
-    purpose: "magic_code",
-    tenantId: app.id,
-    email,
-    tokenHash: hashSecret(token),
-    codeHash: hashSecret(`${app.id}:${code}`),
-    continueUrl,
-    expiresAt: new Date(Date.now() + MAGIC_CODE_TTL_S * 1000),
-  });
-  const link = actionLink({ mode: "signIn", oobCode: token, appId: app.id, continueUrl });
   try {
-    await sendMail(magicCodeMail(email, code, link, app.header || "the app"));
+    // The job makes the code: the answer is the same whether or not the address has an account.
+    await enqueueAuthMail({ kind: "magic-code", appId: app.id, email, continueUrl });
   } catch (err) {
-    logError("magic code mail failed", { err });
+    logError("magic code mail not queued", { err });
     throw new AppError("INTERNAL", "magicSendFailed", "auth/send-failed");
   }
   return { sent: true as const };
+}
+
+/** The job: a fresh code and link, for an app that is still published. */
+export async function deliverMagicCode(job: { appId: string; email: string; continueUrl: string }) {
+  const app = await findAppById(job.appId);
+  if (app?.status !== "active") return;
+  const token = randomToken();
+  const code = randomSixDigitCode();
+  await insertAuthCode({
+    purpose: "magic_code",
+    tenantId: app.id,
+    email: job.email,
+    tokenHash: hashSecret(token),
+    codeHash: hashSecret(`${app.id}:${code}`),
+    continueUrl: job.continueUrl,
+    expiresAt: new Date(Date.now() + MAGIC_CODE_TTL_S * 1000),
+  });
+  const link = actionLink({ mode: "signIn", oobCode: token, appId: app.id, continueUrl: job.continueUrl });
+  await sendMail(magicCodeMail(job.email, code, link, app.header || "the app"));
 }
 
 const attemptsExceeded = () => new AppError("ATTEMPTS_EXCEEDED", "otpAttemptsExceeded", "ATTEMPTS_EXCEEDED");

@@ -1,10 +1,11 @@
 import "server-only";
 import { db } from "@/db/client";
-import { updateUser } from "@/db/queries/users";
+import { findUserById, updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { sendMail } from "@/lib/email/send";
 import { passwordRemovedMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
+import { enqueueAuthMail } from "@/lib/jobs/enqueue";
 import { logError } from "@/lib/log";
 import { endAllSessions } from "./sessions";
 
@@ -26,10 +27,17 @@ export async function markAddressProven(user: User): Promise<{ user: User; passw
     return row;
   });
   if (passwordRemoved) {
-    const login = new URL(user.tenantId ? `/app/${user.tenantId}/login` : "/login", appOrigin()).toString();
-    await sendMail(passwordRemovedMail(user.email, login)).catch((err) =>
-      logError("password removed notice failed", { err }),
+    await enqueueAuthMail({ kind: "password-removed", userId: user.id }).catch((err) =>
+      logError("password removed notice not queued", { err }),
     );
   }
   return { user: updated ?? user, passwordRemoved };
+}
+
+/** The job: tells the owner by mail what happened to the password. */
+export async function deliverPasswordRemovedMail(job: { userId: string }) {
+  const user = await findUserById(job.userId);
+  if (!user) return;
+  const login = new URL(user.tenantId ? `/app/${user.tenantId}/login` : "/login", appOrigin()).toString();
+  await sendMail(passwordRemovedMail(user.email, login));
 }

@@ -13,6 +13,7 @@ import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, resetPasswordMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
+import { enqueueAuthMail } from "@/lib/jobs/enqueue";
 import { logError } from "@/lib/log";
 import { assertMailSendAllowed } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
@@ -23,34 +24,41 @@ import { endAllSessions } from "./sessions";
 
 export type SendResetInput = { email: string; mainAppId?: string | null; continueUrl?: string };
 
-/** Mails a reset link when the email belongs to an active user; the answer is the same either way. */
+/**
+ * Asks for a reset link. The answer, and the work behind it, are the same whether or not the
+ * email has an account: one job is queued, and the job finds out (deliverResetMail).
+ */
 export async function sendResetPasswordEmail(input: SendResetInput, ip: string): Promise<{ sent: true }> {
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
   const tenantId = await tenantOf(input.mainAppId);
   await assertMailSendAllowed("reset", email, ip);
-  const user = await findUserByEmail(tenantId, email);
-  if (!user || user.disabledAt) return { sent: true };
-  const token = randomToken();
   const continueUrl = safeRedirectPath(input.continueUrl, appOrigin(), "/login");
-  await insertAuthCode({
-    purpose: "reset_password",
-    userId: user.id,
-    tenantId,
-    email,
-    tokenHash: hashSecret(token),
-    continueUrl,
-    expiresAt: new Date(Date.now() + EMAIL_LINK_TTL_S * 1000),
-  });
   try {
-    await sendMail(
-      resetPasswordMail(email, actionLink({ mode: "resetPassword", oobCode: token, continueUrl })),
-    );
+    await enqueueAuthMail({ kind: "reset", email, tenantId, continueUrl });
   } catch (err) {
-    logError("reset mail failed", { err });
+    logError("reset mail not queued", { err });
     throw new AppError("INTERNAL", "resetSendFailed", "auth/send-failed");
   }
   return { sent: true };
+}
+
+/** The job: a reset link, mailed only when the email belongs to an active user. */
+export async function deliverResetMail(job: { email: string; tenantId: string | null; continueUrl: string }) {
+  const user = await findUserByEmail(job.tenantId, job.email);
+  if (!user || user.disabledAt) return;
+  const token = randomToken();
+  await insertAuthCode({
+    purpose: "reset_password",
+    userId: user.id,
+    tenantId: job.tenantId,
+    email: job.email,
+    tokenHash: hashSecret(token),
+    continueUrl: job.continueUrl,
+    expiresAt: new Date(Date.now() + EMAIL_LINK_TTL_S * 1000),
+  });
+  const link = actionLink({ mode: "resetPassword", oobCode: token, continueUrl: job.continueUrl });
+  await sendMail(resetPasswordMail(job.email, link));
 }
 
 const invalidLink = () => new AppError("BAD_REQUEST", "resetLinkInvalid", "auth/invalid-action-code");

@@ -8,37 +8,48 @@ import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, verifyEmailMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
+import { enqueueAuthMail } from "@/lib/jobs/enqueue";
+import { logError } from "@/lib/log";
 import { assertMailSendAllowed } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
 import { hashSecret, randomToken } from "./codes-crypto";
 
+/** Queues the verification mail of a signed-in user whose address is not verified yet. */
 export async function sendVerificationEmail(
-  user: Pick<User, "id" | "email" | "tenantId" | "emailVerifiedAt">,
+  user: Pick<User, "id" | "email" | "emailVerifiedAt">,
   opts: { continueUrl?: string },
   ip: string,
 ): Promise<{ alreadyVerified: boolean }> {
   if (user.emailVerifiedAt) return { alreadyVerified: true };
   await assertMailSendAllowed("verify", user.email, ip);
-  const token = randomToken();
   const continueUrl = safeRedirectPath(opts.continueUrl, appOrigin());
+  try {
+    await enqueueAuthMail({ kind: "verify", userId: user.id, continueUrl });
+  } catch (err) {
+    logError("verification mail not queued", { err });
+    throw new AppError("INTERNAL", "verificationSendFailed", "auth/send-failed");
+  }
+  return { alreadyVerified: false };
+}
+
+/** The job: the link, for the user's address as it is now (unless verified meanwhile). */
+export async function deliverVerificationMail(job: { userId: string; continueUrl: string }) {
+  const user = await findUserById(job.userId);
+  if (!user || user.emailVerifiedAt) return;
+  const token = randomToken();
   await insertAuthCode({
     purpose: "verify_email",
     userId: user.id,
     tenantId: user.tenantId,
     email: user.email,
     tokenHash: hashSecret(token),
-    continueUrl,
+    continueUrl: job.continueUrl,
     expiresAt: new Date(Date.now() + EMAIL_LINK_TTL_S * 1000),
   });
-  const link = actionLink({ mode: "verifyEmail", oobCode: token, continueUrl });
-  try {
-    // Named by what we stored (the app's saved header), never by anything the caller sent.
-    const app = user.tenantId ? await findAppById(user.tenantId) : undefined;
-    await sendMail(verifyEmailMail(user.email, link, app?.header || undefined));
-  } catch {
-    throw new AppError("INTERNAL", "verificationSendFailed", "auth/send-failed");
-  }
-  return { alreadyVerified: false };
+  const link = actionLink({ mode: "verifyEmail", oobCode: token, continueUrl: job.continueUrl });
+  // Named by what we stored (the app's saved header), never by anything the caller sent.
+  const app = user.tenantId ? await findAppById(user.tenantId) : undefined;
+  await sendMail(verifyEmailMail(user.email, link, app?.header || undefined));
 }
 
 export async function sendVerificationEmailFor(userId: string, opts: { continueUrl?: string }, ip: string) {

@@ -53,7 +53,9 @@ test("sign up, verify the email from the mail, land on /home, then log out", asy
   expect(me.status()).toBe(401);
 });
 
-test("a verification link works once", async ({ page }) => {
+test("a verification link clicked a second time says the address is already verified, and continues", async ({
+  page,
+}) => {
   const email = uniqueEmail("verify-twice");
   await new SignupPage(page).goto();
   await new SignupPage(page).signUp(email, PASSWORD);
@@ -64,7 +66,16 @@ test("a verification link works once", async ({ page }) => {
   await action.open(link);
   await expect(action.heading(messages.emailVerified)).toBeVisible();
   await action.open(link);
-  await expect(action.heading("Verification failed")).toBeVisible();
+  await expect(action.heading(messages.emailAlreadyVerified)).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/home$/);
+});
+
+test("a verification link that was never valid still fails", async ({ page }) => {
+  const action = new EmailActionPage(page);
+  await page.goto("/auth/handler?mode=verifyEmail&oobCode=not-a-real-code");
+  await expect(action.heading(messages.verificationFailed)).toBeVisible();
   await expect(page.getByRole("alert").filter({ hasText: messages.verifyLinkInvalid })).toBeVisible();
 });
 

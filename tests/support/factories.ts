@@ -10,6 +10,7 @@ import { accounts } from "../../db/schema";
 import { hashPassword } from "../../lib/auth/password";
 import { encodeBearerToken, sessionCookieName } from "../../lib/auth/session-token";
 import { disableUser, startSession } from "../../lib/auth/sessions";
+import { runDueJobs } from "../../lib/jobs/worker";
 import { PEER_HEADER } from "../../lib/security/client-ip";
 
 export const STRONG_PASSWORD = "correct horse battery 42";
@@ -89,6 +90,16 @@ export async function createDraftApp(ownerAccountId: string, header = "Draft App
 
 export { disableUser };
 
+/** Runs `fn` while the job queue refuses jobs (its schema renamed away), then brings it back. */
+export async function withJobQueueDown<T>(fn: () => Promise<T>): Promise<T> {
+  await db().execute(sql`ALTER SCHEMA pgboss RENAME TO pgboss_down`);
+  try {
+    return await fn();
+  } finally {
+    await db().execute(sql`ALTER SCHEMA pgboss_down RENAME TO pgboss`);
+  }
+}
+
 /** Makes every open code or link of an address expired, as if its time had passed. */
 export async function expireCodesOf(email: string) {
   await db().execute(
@@ -98,6 +109,7 @@ export async function expireCodesOf(email: string) {
 
 /** Lifetime of the newest code or link of an address, in seconds (expires_at - created_at). */
 export async function lifetimeOfLatestCode(email: string, purpose: string): Promise<number> {
+  await runDueJobs();
   const r = await db().execute<{ s: number }>(
     sql`SELECT extract(epoch FROM expires_at - created_at)::float AS s FROM auth_codes
         WHERE email = ${email} AND purpose = ${purpose} ORDER BY created_at DESC LIMIT 1`,
@@ -105,8 +117,12 @@ export async function lifetimeOfLatestCode(email: string, purpose: string): Prom
   return Number(r.rows[0]?.s);
 }
 
-/** Mails written to the outbox for an address, newest first. */
+/**
+ * Mails written to the outbox for an address, newest first. Mails are sent by jobs: the jobs
+ * due now run first, through the worker's own handlers.
+ */
 export async function mailsTo(email: string) {
+  await runDueJobs();
   return listOutboxMails({ to: email.trim().toLowerCase() });
 }
 

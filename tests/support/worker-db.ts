@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, inject } from "vitest";
 import { closeDb } from "../../db/client";
+import { stopBoss } from "../../lib/jobs/boss";
 import { applyTestEnv } from "./test-env";
 
 // Each test file's worker gets its own database, cloned from the migrated template.
@@ -18,6 +19,7 @@ url.pathname = `/${name}`;
 process.env.DATABASE_URL = url.toString();
 
 afterAll(async () => {
+  await stopBoss();
   await closeDb();
   const c = new pg.Client({ connectionString: adminUrl });
   await c.connect();

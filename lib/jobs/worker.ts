@@ -1,0 +1,48 @@
+import "server-only";
+import { QUEUES } from "@/db/job-queues";
+import { logError, logInfo } from "@/lib/log";
+import { runAuthMailJob } from "./auth-mail";
+import { boss, stopBoss } from "./boss";
+import type { AuthMailJob } from "./enqueue";
+import { pruneExpired } from "./prune";
+
+const PRUNE_CRON = "*/10 * * * *";
+
+/**
+ * Runs the queued jobs of this deployment: inside the web server by default (instrumentation.ts),
+ * or as `npm run worker` when WORKER=external. Any number of workers may run at once.
+ */
+export async function startWorker(): Promise<void> {
+  const b = await boss({ worker: true });
+  // One job at a time per fetch: a batch fails and retries as a whole, which would send twice.
+  await b.work<AuthMailJob>(QUEUES.authMail, { pollingIntervalSeconds: 2 }, async ([job]) => {
+    if (job) await runAuthMailJob(job.data);
+  });
+  await b.work(QUEUES.prune, { pollingIntervalSeconds: 30 }, async () => {
+    logInfo("pruned expired rows", await pruneExpired());
+  });
+  await b.schedule(QUEUES.prune, PRUNE_CRON);
+}
+
+export { stopBoss as stopWorker };
+
+/**
+ * Runs every job that is due now, in this process, through the same handlers as the worker:
+ * for the tests, which read a mail right after the request that queued it.
+ */
+export async function runDueJobs(): Promise<number> {
+  const b = await boss();
+  let ran = 0;
+  for (;;) {
+    const [job] = await b.fetch<AuthMailJob>(QUEUES.authMail);
+    if (!job) return ran;
+    try {
+      await runAuthMailJob(job.data);
+      await b.complete(QUEUES.authMail, job.id);
+    } catch (err) {
+      logError("auth mail job failed", { err });
+      await b.fail(QUEUES.authMail, job.id);
+    }
+    ran++;
+  }
+}
