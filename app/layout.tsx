@@ -1,8 +1,10 @@
 import { GeistMono } from "geist/font/mono";
 import { GeistSans } from "geist/font/sans";
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import { connection } from "next/server";
 import { Toaster } from "@/components/ui/toaster";
+import { parseTheme, THEME_COOKIE } from "@/lib/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -14,8 +16,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page renders per request: Next puts the request's CSP nonce (proxy.ts) on its
   // scripts only then; a prerendered page's scripts would carry none and be blocked.
   await connection();
+  // The remembered theme is on the very first byte: no flash, and no script needed for it.
+  const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   return (
-    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
+    <html lang="en" data-theme={theme} className={`${GeistSans.variable} ${GeistMono.variable}`}>
       <body className="min-h-screen antialiased">
         {children}
         <Toaster />

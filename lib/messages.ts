@@ -70,6 +70,33 @@ export const messages = {
   signOutEverywhereDescription:
     "Every browser and app signed in to your account is signed out at once, this one included.",
 
+  // The landing page at / (our own wording)
+  landingTitle: "Build AI apps and tools your customers sign in to",
+  landingLead:
+    "Give an app its instructions and your business data, brand it, and publish it. Your customers sign in with a code, a password or Google, and every answer is grounded in what you know.",
+  landingCreateAccount: "Create an account",
+  landingLogIn: "Log in",
+  landingOpenApps: "Go to your apps",
+  landingFeatures: "What you get",
+  landingFeatureBuildTitle: "Apps, tools and chat apps",
+  landingFeatureBuildText:
+    "A single tool, an app of several tools, or a chat-style space app with its own database and code.",
+  landingFeatureDataTitle: "Grounded in your data",
+  landingFeatureDataText:
+    "Text, CSV item lists, PDF and Word documents and web pages make every result about your business.",
+  landingFeatureBrandTitle: "Your brand, your customers",
+  landingFeatureBrandText:
+    "Your colours, logo and texts on a published page; end users sign in to your app, not to us.",
+  landingFeaturePlansTitle: "Start free",
+  landingFeaturePlansText:
+    "The lite plan is free; paid plans raise the limits and are bought with a card in a minute.",
+  landingFooter: "Self-hosted: your server, your database, your customers' data.",
+  notFoundTitle: "Page not found",
+  notFoundText: "The page you asked for does not exist, or it has moved.",
+  notFoundHome: "Back to the start",
+  loggingOut: "Signing you out...",
+  loggingOutText: "One moment: ending this session on the server too.",
+
   // Shared helpers (spec 1 §8, Other)
   llmOutputNotJson: "LLM output is not a valid JSON",
 
@@ -80,9 +107,14 @@ export const messages = {
   confirm: "Confirm",
   toggleSidebar: "Toggle sidebar",
   mainNavigation: "Main navigation",
+  sidebar: "Sidebar",
   accountMenu: "Account menu",
   planLabel: "Plan",
   adminBadge: "Admin",
+  themeLabel: "Colour theme",
+  themeLight: "Light",
+  themeDark: "Dark",
+  themeSystem: "System",
 
   // Plans and the upgrade dialog (spec 1 §2-§6; our own wording where the spec is silent)
   upgradeToEditToolSettings: "Upgrade your plan to edit tool settings",

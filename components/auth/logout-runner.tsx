@@ -1,8 +1,11 @@
 "use client";
 
+import { Loader2Icon } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useEffect } from "react";
+import { messages } from "@/lib/messages";
+import { AuthCard } from "./auth-card";
 import { setBearerToken } from "./token-store";
 
 /** Clears the bearer token and account data in memory and the auth cookie, then leaves. */
@@ -15,5 +18,17 @@ export function LogoutRunner({ to, children }: { to: string | null; children?: R
       router.refresh();
     });
   }, [router, to]);
-  return children ?? <p className="text-center text-sm text-muted-foreground">Logging out...</p>;
+  return (
+    children ?? (
+      <AuthCard title={messages.loggingOut} description={messages.loggingOutText}>
+        <div role="status" aria-live="polite" className="flex justify-center">
+          <Loader2Icon
+            className="size-5 animate-spin text-muted-foreground motion-reduce:animate-none"
+            aria-hidden
+          />
+          <span className="sr-only">{messages.loggingOut}</span>
+        </div>
+      </AuthCard>
+    )
+  );
 }

@@ -4,6 +4,7 @@ import { BlocksIcon, ChevronsUpDownIcon, GemIcon, HouseIcon, LogOutIcon, Setting
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type * as React from "react";
+import { ThemeToggle } from "@/components/theme/theme-toggle";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -83,6 +84,7 @@ export function BuilderShell({ defaultOpen, user, header, children }: BuilderShe
               <div className="flex min-w-0 flex-1 items-center gap-2">{header}</div>
             </>
           )}
+          <ThemeToggle className="ml-auto" />
         </header>
         <div className="flex flex-1 flex-col">{children}</div>
       </SidebarInset>
@@ -143,8 +145,8 @@ function UserMenu({ user }: { user: ShellUser }) {
       <DropdownMenuTrigger asChild>
         <SidebarMenuButton
           size="lg"
-          // The visible text is cut to an initial when collapsed; the name keeps the email.
-          aria-label={`${messages.accountMenu}: ${user.email}`}
+          // The name starts with the visible text (email, plan), as speech input expects, then says what it opens.
+          aria-label={`${user.email} ${user.plan}, ${messages.accountMenu}`}
           className="data-[state=open]:bg-foreground/8"
         >
           <span

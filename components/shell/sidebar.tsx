@@ -161,8 +161,11 @@ export function Sidebar({ className, children, ...props }: React.ComponentProps<
     );
   }
 
+  // A landmark of its own: the brand and the account menu above and below the navigation
+  // belong to it (screen readers list it; axe's "content in landmarks").
   return (
-    <div
+    <aside
+      aria-label={messages.sidebar}
       className="group/sidebar peer hidden text-foreground md:block"
       data-slot="sidebar"
       data-state={state}
@@ -183,7 +186,7 @@ export function Sidebar({ className, children, ...props }: React.ComponentProps<
       >
         {children}
       </div>
-    </div>
+    </aside>
   );
 }
 

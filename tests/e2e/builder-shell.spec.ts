@@ -104,10 +104,7 @@ test("the account menu opens from the keyboard and Escape closes it", async ({ p
   await logInAsBuilder(page, builder);
   const trigger = new BuilderShell(page).accountMenu(builder.email);
   // While the menu is open Radix hides the rest of the page from assistive technology.
-  const triggerWhileOpen = page.getByRole("button", {
-    name: `${messages.accountMenu}: ${builder.email}`,
-    includeHidden: true,
-  });
+  const triggerWhileOpen = new BuilderShell(page).accountMenu(builder.email, { includeHidden: true });
   const menu = page.getByRole("menu");
 
   for (const key of ["Enter", "ArrowDown", "Space"]) {

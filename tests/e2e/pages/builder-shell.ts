@@ -1,12 +1,18 @@
 import type { Locator, Page } from "@playwright/test";
 import { messages } from "../../../lib/messages";
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The account menu button's name: its visible text (email, plan), then what it is. */
+export const accountMenuName = (email: string) =>
+  new RegExp(`^${escapeRegExp(email)} \\w+, ${escapeRegExp(messages.accountMenu)}$`);
+
 /** The frame of every builder page: navigation and the account menu. */
 export class BuilderShell {
   constructor(readonly page: Page) {}
 
-  accountMenu(email: string): Locator {
-    return this.page.getByRole("button", { name: `${messages.accountMenu}: ${email}` });
+  accountMenu(email: string, opts: { includeHidden?: boolean } = {}): Locator {
+    return this.page.getByRole("button", { name: accountMenuName(email), ...opts });
   }
 
   async openSettings(email: string): Promise<void> {
