@@ -21,6 +21,8 @@ export type PlanCardProps = {
   locked: boolean;
   onChoose: () => void;
   heading?: "h2" | "h3";
+  /** The id of a banner above the cards that already says why checkout is unavailable. */
+  unavailableNoticeId?: string;
 };
 
 /**
@@ -39,6 +41,7 @@ export function PlanCard({
   locked,
   onChoose,
   heading: Heading = "h3",
+  unavailableNoticeId,
 }: PlanCardProps) {
   const price = priceDisplay(plan, interval);
   const button = planButton(plan, state, plan.checkout[purchaseInterval(plan, interval)]);
@@ -77,7 +80,7 @@ export function PlanCard({
         <p className="flex min-h-6 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
           <span>{price.note}</span>
           {price.saveBadge && (
-            <span className="rounded-full bg-emerald-100 px-2 py-0.5 font-medium text-emerald-800">
+            <span className="rounded-full bg-emerald-100 px-2 py-0.5 font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
               {price.saveBadge}
             </span>
           )}
@@ -93,20 +96,23 @@ export function PlanCard({
           }
           disabled={!button.enabled || locked || busy}
           aria-busy={busy || undefined}
-          aria-describedby={button.unavailable ? reasonId : undefined}
+          aria-describedby={button.unavailable ? (unavailableNoticeId ?? reasonId) : undefined}
           onClick={onChoose}
           className="h-auto min-h-9 w-full whitespace-normal py-2 text-center"
         >
           {busy && <Loader2Icon aria-hidden className="animate-spin motion-reduce:animate-none" />}
           {button.label}
         </Button>
-        {button.unavailable && (
+        {button.unavailable && !unavailableNoticeId && (
           <p
             id={reasonId}
             data-slot="checkout-unavailable"
             className="flex gap-1.5 text-xs text-muted-foreground [overflow-wrap:anywhere]"
           >
-            <CircleAlertIcon aria-hidden className="mt-px size-3.5 shrink-0 text-amber-600" />
+            <CircleAlertIcon
+              aria-hidden
+              className="mt-px size-3.5 shrink-0 text-amber-600 dark:text-amber-400"
+            />
             <span>{breakableNames(button.unavailable)}</span>
           </p>
         )}
@@ -114,7 +120,10 @@ export function PlanCard({
       <ul className="grid content-start gap-2 text-sm">
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2">
-            <CheckIcon aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+            <CheckIcon
+              aria-hidden
+              className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
+            />
             <span>{feature}</span>
           </li>
         ))}

@@ -1,8 +1,9 @@
 "use client";
 
+import { CircleAlertIcon } from "lucide-react";
 import { useRouter } from "next/navigation";
 import type * as React from "react";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
@@ -10,6 +11,7 @@ import {
   bestYearlySavings,
   currentPlanId,
   defaultInterval,
+  planButton,
   planCardState,
   purchaseInterval,
 } from "@/lib/plans/pricing";
@@ -81,6 +83,16 @@ export function PlanPicker({
     setBusyPlan(null);
   };
 
+  // When every card that cannot check out says the same thing (payments not configured), it is
+  // said once, above the cards, instead of under each of them.
+  const noticeId = useId();
+  const reasons = visible
+    .map(
+      (p) => planButton(p, planCardState(p, current), p.checkout[purchaseInterval(p, interval)]).unavailable,
+    )
+    .filter((r): r is string => Boolean(r));
+  const sharedReason = reasons.length > 1 && reasons.every((r) => r === reasons[0]) ? reasons[0] : null;
+
   const highlightLabel = (plan: PlanCardData): string | null => {
     if (highlighted) return plan.id === highlighted.id ? messages.planRecommended : null;
     return plan.isMostPopular ? messages.planMostPopular : null;
@@ -96,6 +108,17 @@ export function PlanPicker({
           className="justify-self-center"
         />
       )}
+      {sharedReason && (
+        <p
+          id={noticeId}
+          role="note"
+          data-slot="checkout-unavailable"
+          className="mx-auto flex max-w-3xl items-start gap-2 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <CircleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <span className="[overflow-wrap:anywhere]">{sharedReason}</span>
+        </p>
+      )}
       <div className="@container">
         <ul
           style={{ "--plan-count": visible.length } as React.CSSProperties}
@@ -103,7 +126,9 @@ export function PlanPicker({
             "grid gap-x-4 gap-y-6 pt-2",
             visible.length === 1
               ? "mx-auto w-full max-w-sm"
-              : "@xl:grid-cols-2 @3xl:grid-cols-3 @4xl:grid-cols-[repeat(var(--plan-count),minmax(0,1fr))]",
+              : // Five cards side by side only where each gets room (a 72rem container); fewer
+                // columns, wrapping, below that. One column on a phone.
+                "@xl:grid-cols-2 @4xl:grid-cols-3 @6xl:grid-cols-[repeat(var(--plan-count),minmax(0,1fr))]",
           )}
         >
           {visible.map((plan) => (
@@ -117,6 +142,7 @@ export function PlanPicker({
               locked={busyPlan !== null && busyPlan !== plan.id}
               onChoose={() => void choose(plan.id, purchaseInterval(plan, interval))}
               heading={cardHeading}
+              unavailableNoticeId={sharedReason ? noticeId : undefined}
             />
           ))}
         </ul>

@@ -60,3 +60,26 @@ test("asking a reset for an unknown email answers the same, and sends nothing", 
   await expect(toast(page, messages.resetEmailSentIfExists)).toBeVisible();
   await expect(waitForMail("e2e-nobody-at-all@example.com", { timeoutMs: 1500 })).rejects.toThrow(/No mail/);
 });
+
+test("the reset page opened from the mail renders on the server and runs without errors", async ({
+  page,
+}) => {
+  const user = await createBuilder();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  });
+  await new LoginPage(page).goto();
+  await new LoginPage(page).requestPasswordReset(user.email);
+  const link = linkIn(await waitForMail(user.email, { subject: "Reset your password" }));
+
+  // The HTML the server sends already holds the page (it once crashed: "window is not defined").
+  const html = await (await page.request.get(link)).text();
+  expect(html).toContain("Checking your link...");
+  expect(html).not.toContain("window is not defined");
+
+  await new EmailActionPage(page).open(link);
+  await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,17 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/** Runs axe (WCAG 2.0/2.1/2.2 A and AA, and best practices) on the page as it is now; 0 violations. */
+export async function expectNoA11yViolations(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  const report = results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n${v.nodes
+        .slice(0, 5)
+        .map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ")}`)
+        .join("\n")}`,
+  );
+  expect(report, `axe on ${where}`).toEqual([]);
+}
