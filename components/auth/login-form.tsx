@@ -65,7 +65,7 @@ export function LoginForm({
         >
           Forgot password?
         </button>
-        <Link className="underline-offset-4 hover:underline" href={signupHref}>
+        <Link className="text-foreground underline underline-offset-4" href={signupHref}>
           Create an account
         </Link>
       </div>

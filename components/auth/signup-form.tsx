@@ -73,7 +73,7 @@ export function SignupForm({
       {googleEnabled && <GoogleButton appId={appId} onSignedIn={() => void finish()} />}
       <p className="text-sm text-muted-foreground">
         Already have an account?{" "}
-        <Link className="text-foreground underline-offset-4 hover:underline" href={loginHref}>
+        <Link className="text-foreground underline underline-offset-4" href={loginHref}>
           Log in
         </Link>
       </p>

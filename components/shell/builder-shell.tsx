@@ -143,22 +143,20 @@ function UserMenu({ user }: { user: ShellUser }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <SidebarMenuButton
-          size="lg"
-          // The name starts with the visible text (email, plan), as speech input expects, then says what it opens.
-          aria-label={`${user.email} ${user.plan}, ${messages.accountMenu}`}
-          className="data-[state=open]:bg-foreground/8"
-        >
+        <SidebarMenuButton size="lg" className="data-[state=open]:bg-foreground/8">
           <span
             aria-hidden
             className="flex size-8 shrink-0 items-center justify-center rounded-md bg-primary text-sm font-medium text-primary-foreground"
           >
             {initial}
           </span>
-          <span className="grid min-w-0 flex-1 leading-tight group-data-[collapsible=icon]/sidebar:hidden">
+          {/* The name comes from this text (it must contain what is visible, for speech input);
+              collapsed to an initial, the text stays for screen readers. */}
+          <span className="grid min-w-0 flex-1 leading-tight group-data-[collapsible=icon]/sidebar:sr-only">
             <span className="truncate font-medium">{user.email}</span>
             <span className="truncate text-xs capitalize text-muted-foreground">{user.plan}</span>
           </span>
+          <span className="sr-only">{messages.accountMenu}</span>
           <ChevronsUpDownIcon aria-hidden className="ml-auto group-data-[collapsible=icon]/sidebar:hidden" />
         </SidebarMenuButton>
       </DropdownMenuTrigger>

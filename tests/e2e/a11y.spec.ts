@@ -70,7 +70,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       await page.keyboard.press("Escape");
       await page.getByRole("button", { name: new RegExp(messages.accountMenu) }).click();
       await expect(page.getByRole("menu")).toBeVisible();
-      await expectNoA11yViolations(page, `account menu (${colorScheme})`);
+      await expectNoA11yViolations(page, `account menu (${colorScheme})`, '[role="menu"]');
     });
 
     test("at 375 px", async ({ page }) => {

@@ -76,7 +76,7 @@ test("Ctrl+B collapses the sidebar, the cookie remembers it for a week, the serv
   const response = await page.reload();
   // The HTML itself already says collapsed: the server read the cookie.
   const html = (await response?.text()) ?? "";
-  const sidebarTag = html.match(/<div[^>]*data-slot="sidebar"[^>]*>/)?.[0] ?? "";
+  const sidebarTag = html.match(/<aside[^>]*data-slot="sidebar"[^>]*>/)?.[0] ?? "";
   expect(sidebarTag).toContain('data-state="collapsed"');
   await expect(sidebar.root).toHaveAttribute("data-state", "collapsed");
   await expect(new HomePage(page).heading).toBeVisible();

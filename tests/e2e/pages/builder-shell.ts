@@ -5,7 +5,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The account menu button's name: its visible text (email, plan), then what it is. */
 export const accountMenuName = (email: string) =>
-  new RegExp(`^${escapeRegExp(email)} \\w+, ${escapeRegExp(messages.accountMenu)}$`);
+  new RegExp(`${escapeRegExp(email)}\\s*\\w+\\s*${escapeRegExp(messages.accountMenu)}$`);
 
 /** The frame of every builder page: navigation and the account menu. */
 export class BuilderShell {
