@@ -55,6 +55,7 @@ export const messages = {
   passwordRemovedAfterProof:
     "Your email is confirmed. A password had been set on this account before the address was confirmed, so for your safety we removed it and signed out every other session. To sign in with a password, set a new one with 'Forgot password'.",
   sessionNotFound: "This session has already ended",
+  passwordChanged: "Password changed. Every other session was signed out.",
   sessionsHeading: "Where you're signed in",
   sessionsDescription:
     "Every browser and app signed in to your account. Sign out of any you don't recognise, or everywhere at once.",

@@ -62,3 +62,5 @@ export const CreateAccountQuery = z.object({ sale_id: text(200).optional() });
 export const OutboxQuery = z.object({ to: email.optional() });
 
 export const SessionIdParams = z.object({ sessionId: z.uuid() });
+
+export const ChangePasswordBody = z.object({ currentPassword: password, newPassword: newPassword });

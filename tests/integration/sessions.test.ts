@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as changePasswordRoute from "@/app/api/identity/change-password/route";
 import * as resetPassword from "@/app/api/identity/reset-password/route";
 import * as oneSession from "@/app/api/identity/sessions/[sessionId]/route";
 import * as sessions from "@/app/api/identity/sessions/route";
@@ -9,6 +10,7 @@ import * as sendReset from "@/app/api/live_api/account/sendResetPasswordEmail/ro
 import { db } from "@/db/client";
 import { decodeSessionToken } from "@/lib/auth/session-token";
 import { SESSION_IDLE_S } from "@/lib/constants";
+import { messages } from "@/lib/messages";
 import { authJsSignIn, authJsSignOut } from "../support/auth-js";
 import {
   createBuilder,
@@ -208,5 +210,41 @@ describe("disabling a user ends their sessions", () => {
     expect((await me({ token: builder.token })).status).toBe(401);
     await db().execute(sql`UPDATE users SET disabled_at = NULL WHERE id = ${builder.user.id}`);
     expect((await me({ token: builder.token })).status).toBe(401);
+  });
+});
+
+describe("changing the password ends every other session", () => {
+  const change = (token: string, body: Record<string, unknown>) =>
+    call(changePasswordRoute.POST, { path: "/api/identity/change-password", token, body, headers: fromIp() });
+
+  it("keeps the session that changed it, signs out the others, and the new password works", async () => {
+    const { builder, cookie } = await signedInBrowser();
+    const here = await tokenFor(builder.user);
+    const res = await change(here, {
+      currentPassword: STRONG_PASSWORD,
+      newPassword: "a brand new passphrase 8",
+    });
+    expect(res.status).toBe(200);
+    expect((await me({ token: here })).status).toBe(200);
+    expect((await me({ cookie })).status).toBe(401);
+    expect((await me({ token: builder.token })).status).toBe(401);
+    const again = await authJsSignIn(
+      "password",
+      { email: builder.user.email, password: "a brand new passphrase 8" },
+      fromIp(),
+    );
+    expect(again).toBeTruthy();
+  });
+
+  it("refuses a wrong current password and a weak new one, changing nothing", async () => {
+    const builder = await createBuilder();
+    const wrong = await change(builder.token, {
+      currentPassword: "not it at all 1",
+      newPassword: "a brand new passphrase 8",
+    });
+    expect(wrong.json.error).toEqual({ code: "auth/wrong-password", message: messages.currentPasswordWrong });
+    const weak = await change(builder.token, { currentPassword: STRONG_PASSWORD, newPassword: "password" });
+    expect(weak.json.error).toEqual({ code: "auth/weak-password", message: messages.passwordTooWeak });
+    expect((await me({ token: builder.token })).status).toBe(200);
   });
 });

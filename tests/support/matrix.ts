@@ -178,6 +178,16 @@ export const rows: Row[] = [
     expect: everyone("2xx"),
   },
   {
+    file: "app/api/identity/change-password/route.ts",
+    method: "POST",
+    who: "any signed-in user, for themselves, with their current password (wrong here: 400)",
+    request: () => ({
+      path: "/api/identity/change-password",
+      body: { currentPassword: "not the password 1", newPassword: "a brand new passphrase 8" },
+    }),
+    expect: signedIn(400),
+  },
+  {
     file: "app/api/identity/check-reset-code/route.ts",
     method: "POST",
     who: "anybody with a reset link",

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ChangeEmailForm } from "@/components/account/change-email-form";
+import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { PlanSection } from "@/components/account/plan-section";
 import { SessionsSection } from "@/components/account/sessions-section";
 import { ResetPasswordRequest } from "@/components/auth/reset-password-request";
@@ -22,7 +23,10 @@ export default async function SettingsPage() {
       {session?.account && <PlanSection account={session.account} />}
       <section className="grid gap-3">
         <h2 className="font-medium">Password</h2>
-        <p className="text-sm text-muted-foreground">We'll email you a link to choose a new password.</p>
+        <ChangePasswordForm />
+        <p className="text-sm text-muted-foreground">
+          Forgot it? We'll email you a link to choose a new password.
+        </p>
         <ResetPasswordRequest defaultEmail={session?.email} />
       </section>
       <SessionsSection />
