@@ -79,3 +79,23 @@ test("signing out one other device leaves this one signed in", async ({ page, br
   await expect(new HomePage(page).signedInAs(user.email)).toBeVisible();
   await phone.close();
 });
+
+test("changing the password in settings signs out the other browsers, not this one", async ({
+  page,
+  browser,
+}) => {
+  const user = await createBuilder();
+  await logIn(page, user.email, user.password);
+  const other = await browser.newContext();
+  await logIn(await other.newPage(), user.email, user.password);
+
+  await new SettingsPage(page).goto();
+  await page.getByLabel("Your current password", { exact: true }).fill(user.password);
+  await page.getByLabel("New password", { exact: true }).fill("amber orchard compass 58");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText(messages.passwordChanged)).toBeVisible();
+
+  expect((await other.request.get("/api/live_api/account/current")).status()).toBe(401);
+  expect((await page.request.get("/api/live_api/account/current")).status()).toBe(200);
+  await other.close();
+});
