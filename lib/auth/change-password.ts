@@ -1,9 +1,9 @@
 import "server-only";
 import { db } from "@/db/client";
-import { findUserById, updateUser } from "@/db/queries/users";
+import { updateUser } from "@/db/queries/users";
 import { AppError } from "@/lib/api/errors";
-import { reserveLoginAttempt } from "@/lib/security/rate-limit";
-import { hashPassword, isWeakPassword, verifyPassword } from "./password";
+import { userWithCurrentPassword } from "./current-password";
+import { hashPassword, isWeakPassword } from "./password";
 import type { Session } from "./session";
 import { endAllSessions } from "./sessions";
 
@@ -16,13 +16,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
   ip: string,
 ): Promise<{ ok: true }> {
-  const user = await findUserById(session.userId);
-  if (!user) throw new AppError("UNAUTHENTICATED", "unauthenticated");
-  const attempt = await reserveLoginAttempt(`${user.tenantId ?? "platform"}\n${user.email}`, ip);
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw new AppError("BAD_REQUEST", "currentPasswordWrong", "auth/wrong-password");
-  }
-  await attempt.succeeded();
+  const user = await userWithCurrentPassword(session.userId, input.currentPassword, ip);
   if (isWeakPassword(input.newPassword))
     throw new AppError("BAD_REQUEST", "passwordTooWeak", "auth/weak-password");
   const passwordHash = await hashPassword(input.newPassword);

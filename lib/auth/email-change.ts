@@ -7,14 +7,10 @@ import { sendMail } from "@/lib/email/send";
 import { actionLink, changeEmailMail } from "@/lib/email/templates";
 import { enqueueAuthMail } from "@/lib/jobs/enqueue";
 import { logError } from "@/lib/log";
-import {
-  assertMailSendAllowed,
-  reserveEmailChangeAttempt,
-  reserveLoginAttempt,
-} from "@/lib/security/rate-limit";
+import { assertMailSendAllowed, reserveEmailChangeAttempt } from "@/lib/security/rate-limit";
 import { hashSecret, randomToken } from "./codes-crypto";
+import { userWithCurrentPassword } from "./current-password";
 import { isValidEmail, normalizeEmail } from "./email-address";
-import { verifyPassword } from "./password";
 import type { Session } from "./session";
 
 const inUse = () => new AppError("CONFLICT", "emailInUse", "auth/email-already-exists");
@@ -27,13 +23,7 @@ export async function requestEmailChange(
 ): Promise<{ sent: true }> {
   const newEmail = normalizeEmail(input.newEmail);
   if (!isValidEmail(newEmail)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
-  const user = await findUserById(session.userId);
-  if (!user) throw new AppError("UNAUTHENTICATED", "unauthenticated");
-  const login = await reserveLoginAttempt(`${user.tenantId ?? "platform"}\n${user.email}`, ip);
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw new AppError("BAD_REQUEST", "currentPasswordWrong", "auth/wrong-password");
-  }
-  await login.succeeded();
+  const user = await userWithCurrentPassword(session.userId, input.currentPassword, ip);
   // 'already in use' tells whether an address exists: limited like failed logins.
   const lookup = await reserveEmailChangeAttempt(user.id);
   if (newEmail === user.email || (await findUserByEmail(user.tenantId, newEmail))) throw inUse();
