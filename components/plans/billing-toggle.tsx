@@ -53,7 +53,7 @@ export function BillingToggle({
           />
           {option.label}
           {option.value === "yearly" && bestSavings !== null && (
-            <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800">
+            <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
               {fillTemplate(messages.planSaveUpTo, { percent: bestSavings })}
             </span>
           )}

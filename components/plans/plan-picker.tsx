@@ -11,9 +11,9 @@ import {
   bestYearlySavings,
   currentPlanId,
   defaultInterval,
-  planButton,
   planCardState,
   purchaseInterval,
+  sharedUnavailableReason,
 } from "@/lib/plans/pricing";
 import type { BillingInterval, PlanCard as PlanCardData } from "@/lib/plans/schemas";
 import { cn } from "@/lib/utils";
@@ -83,15 +83,9 @@ export function PlanPicker({
     setBusyPlan(null);
   };
 
-  // When every card that cannot check out says the same thing (payments not configured), it is
-  // said once, above the cards, instead of under each of them.
+  // Said once, above the cards, instead of under each of them.
   const noticeId = useId();
-  const reasons = visible
-    .map(
-      (p) => planButton(p, planCardState(p, current), p.checkout[purchaseInterval(p, interval)]).unavailable,
-    )
-    .filter((r): r is string => Boolean(r));
-  const sharedReason = reasons.length > 1 && reasons.every((r) => r === reasons[0]) ? reasons[0] : null;
+  const sharedReason = sharedUnavailableReason(visible, current, interval);
 
   const highlightLabel = (plan: PlanCardData): string | null => {
     if (highlighted) return plan.id === highlighted.id ? messages.planRecommended : null;

@@ -1,10 +1,11 @@
 "use client";
 
 import { Monitor, Moon, Sun } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useId } from "react";
 import { messages } from "@/lib/messages";
-import { parseTheme, type Theme, themeCookie } from "@/lib/theme";
+import type { Theme } from "@/lib/theme";
 import { cn } from "@/lib/utils";
+import { useTheme } from "./theme-provider";
 
 const OPTIONS: { value: Theme; label: string; Icon: typeof Sun }[] = [
   { value: "light", label: messages.themeLight, Icon: Sun },
@@ -12,17 +13,13 @@ const OPTIONS: { value: Theme; label: string; Icon: typeof Sun }[] = [
   { value: "system", label: messages.themeSystem, Icon: Monitor },
 ];
 
-/** Light, dark, or the system's: applied at once, remembered in a cookie for the next visit. */
+/**
+ * Light, dark, or the system's: applied at once, remembered for the next visit. Native radio
+ * buttons, as the billing toggle: one tab stop, the arrow keys move and choose.
+ */
 export function ThemeToggle({ className }: { className?: string }) {
-  // The server rendered <html data-theme>; read it after hydration so both renders agree.
-  const [theme, setTheme] = useState<Theme>("system");
-  useEffect(() => setTheme(parseTheme(document.documentElement.dataset.theme)), []);
-  const choose = (value: Theme) => {
-    setTheme(value);
-    document.documentElement.dataset.theme = value;
-    // biome-ignore lint/suspicious/noDocumentCookie: a plain cookie is what the root layout reads on the next request.
-    document.cookie = themeCookie(value, window.location.protocol === "https:");
-  };
+  const { theme, setTheme } = useTheme();
+  const name = useId();
   return (
     <div
       role="radiogroup"
@@ -30,22 +27,23 @@ export function ThemeToggle({ className }: { className?: string }) {
       className={cn("inline-flex items-center gap-0.5 rounded-md border border-border p-0.5", className)}
     >
       {OPTIONS.map(({ value, label, Icon }) => (
-        // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons, as radios
-        <button
+        <label
           key={value}
-          type="button"
-          role="radio"
-          aria-checked={theme === value}
-          aria-label={label}
           title={label}
-          onClick={() => choose(value)}
-          className={cn(
-            "inline-flex size-7 items-center justify-center rounded text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
-            theme === value && "bg-muted text-foreground",
-          )}
+          className="relative inline-flex size-7 cursor-pointer items-center justify-center rounded text-muted-foreground hover:text-foreground has-[:checked]:bg-muted has-[:checked]:text-foreground has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
         >
+          <input
+            type="radio"
+            name={name}
+            value={value}
+            checked={theme === value}
+            onChange={() => setTheme(value)}
+            // Invisible over the whole option, so a click anywhere on it lands on the radio itself.
+            className="absolute inset-0 m-0 cursor-pointer appearance-none rounded opacity-0"
+          />
           <Icon className="size-4" aria-hidden />
-        </button>
+          <span className="sr-only">{label}</span>
+        </label>
       ))}
     </div>
   );

@@ -143,6 +143,25 @@ export function planButton(
   return { ...base, enabled: false, unavailable: availability.message };
 }
 
+/**
+ * The one reason shown above the cards when several cards cannot be bought for the same reason
+ * (payments not configured at all); null when the reasons differ (each card then names its own
+ * missing price variable) or when at most one card is blocked.
+ */
+export function sharedUnavailableReason(
+  cards: PlanCard[],
+  currentId: string | null,
+  interval: BillingInterval,
+): string | null {
+  const reasons = cards
+    .map((card) =>
+      planButton(card, planCardState(card, currentId), card.checkout[purchaseInterval(card, interval)]),
+    )
+    .map((button) => button.unavailable)
+    .filter((reason): reason is string => reason !== null);
+  return reasons.length > 1 && reasons.every((reason) => reason === reasons[0]) ? reasons[0]! : null;
+}
+
 function baseButton(
   card: Pick<PlanCard, "id" | "name" | "buttonText">,
   state: PlanCardState,

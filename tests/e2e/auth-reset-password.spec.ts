@@ -79,7 +79,12 @@ test("the reset page opened from the mail renders on the server and runs without
   expect(html).toContain("Checking your link...");
   expect(html).not.toContain("window is not defined");
 
-  await new EmailActionPage(page).open(link);
+  const action = new EmailActionPage(page);
+  await action.open(link);
   await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+  // And the form works, still without an error.
+  await action.chooseNewPassword("quartz willow beacon 58");
+  await expect(toast(page, messages.passwordResetSuccess)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
   expect(errors).toEqual([]);
 });

@@ -161,6 +161,31 @@ describe("email verification", () => {
     expect((await findUserByEmail(null, builder.user.email))?.emailVerifiedAt).toBeNull();
   });
 
+  it("an expired link of an address verified since (another way) says so, and continues", async () => {
+    const builder = await createBuilder({ verified: false });
+    await sendVerificationMail(builder.token, { continueUrl: "/joinplan" });
+    const mail = await lastMailTo(builder.user.email);
+    await db().execute(sql`UPDATE users SET email_verified_at = now() WHERE id = ${builder.user.id}`);
+    await expireCodesOf(builder.user.email);
+    const res = await verify(oobCodeIn(mail));
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ continueUrl: "/joinplan", alreadyVerified: true });
+  });
+
+  it("a used link fails once the verified user has moved to another address", async () => {
+    const builder = await createBuilder({ verified: false });
+    await sendVerificationMail(builder.token);
+    const mail = await lastMailTo(builder.user.email);
+    expect((await verify(oobCodeIn(mail))).status).toBe(200);
+    await db().execute(sql`UPDATE users SET email = ${uniqueEmail("moved")} WHERE id = ${builder.user.id}`);
+    const again = await verify(oobCodeIn(mail));
+    expect(again.status).toBe(400);
+    expect(again.json.error).toEqual({
+      code: "auth/invalid-action-code",
+      message: messages.verifyLinkInvalid,
+    });
+  });
+
   it("refuses a garbage link", async () => {
     const res = await verify("definitely-not-a-code");
     expect(res.status).toBe(400);

@@ -9,6 +9,7 @@ import {
   planCardState,
   priceDisplay,
   purchaseInterval,
+  sharedUnavailableReason,
   showsSaveBadge,
   yearlyMonthlyEquivalent,
   yearlySavingsPercent,
@@ -244,5 +245,53 @@ describe("card states", () => {
     expect(purchaseInterval(card({}), "monthly")).toBe("monthly");
     expect(purchaseInterval(card({ priceYearly: null }), "yearly")).toBe("monthly");
     expect(purchaseInterval(card({ oneTimePayment: 500 }), "yearly")).toBe("monthly");
+  });
+});
+
+describe("sharedUnavailableReason: one banner instead of the same warning under every card", () => {
+  const unconfigured = () => listPlanCards({ payments: { configured: false, prices: {} } }).plans;
+
+  it("payments not configured: said once, for every interval and account", () => {
+    const plans = unconfigured();
+    for (const interval of ["monthly", "yearly"] as const) {
+      expect(sharedUnavailableReason(plans, currentPlanId(plans, "lite"), interval)).toBe(
+        messages.paymentsNotConfigured,
+      );
+      expect(sharedUnavailableReason(plans, currentPlanId(plans, null), interval)).toBe(
+        messages.paymentsNotConfigured,
+      );
+    }
+  });
+
+  it("nothing to say when checkout works", () => {
+    const plans = listPlanCards({
+      payments: { configured: true, prices: { STRIPE_PRICE_EXPLORER_MONTHLY: "price_x" } },
+    }).plans.map((p) => ({
+      ...p,
+      checkout: { monthly: { available: true as const }, yearly: { available: true as const } },
+    }));
+    expect(sharedUnavailableReason(plans, "lite", "monthly")).toBeNull();
+  });
+
+  it("a single card blocked, or cards blocked for different reasons, keep their own line", () => {
+    const plans = unconfigured();
+    const explorer = plans.find((p) => p.id === "explorer")!;
+    expect(sharedUnavailableReason([explorer], "lite", "monthly")).toBeNull();
+    const priceMissing = (id: string, variable: string) => ({
+      ...plans.find((p) => p.id === id)!,
+      checkout: {
+        monthly: { available: false as const, code: "PRICE_NOT_CONFIGURED", message: `set ${variable}` },
+        yearly: { available: false as const, code: "PRICE_NOT_CONFIGURED", message: `set ${variable}` },
+      },
+    });
+    expect(
+      sharedUnavailableReason([priceMissing("explorer", "A"), priceMissing("moon", "B")], "lite", "monthly"),
+    ).toBeNull();
+  });
+
+  it("the current plan's card and the free card say nothing, so they do not split the banner", () => {
+    const plans = unconfigured();
+    // On explorer: explorer's card is the current one and lite is included; the rest agree.
+    expect(sharedUnavailableReason(plans, "explorer", "monthly")).toBe(messages.paymentsNotConfigured);
   });
 });
