@@ -15,7 +15,7 @@ import { adminQuery, type LocalDb, startLocalPostgres } from "./local-db";
 //      with a fresh, migrated `builder_e2e` database;
 //   2. a real SMTP server (tests/support/smtp-server.ts) that the app sends mail to;
 //   3. `next build` (skipped when E2E_SKIP_BUILD=1 and a build exists), then our server (`scripts/server.ts`, Next's handler)
-//      on port 3200 with NODE_ENV=production (plus `scripts/worker.ts` when it exists);
+//      on port 3200 with NODE_ENV=production (the job worker runs inside it, as for users);
 //   4. `playwright test` (extra arguments are passed on: `npm run test:e2e -- auth.spec.ts`).
 //
 // How specs read mail: Playwright runs specs in worker processes of its own, so no in-memory
@@ -131,12 +131,6 @@ async function main(): Promise<number> {
     env: appEnv,
     stdio: ["ignore", serverLog, serverLog],
   });
-  if (fs.existsSync(path.join(ROOT, "scripts/worker.ts"))) {
-    startProcess("worker", process.execPath, [tsxBin(), "scripts/worker.ts"], {
-      env: appEnv,
-      stdio: ["ignore", serverLog, serverLog],
-    });
-  }
   await waitForServer(server);
   log(`app answering on ${BASE_URL} (${seconds(t)}), server log in ${path.relative(ROOT, SERVER_LOG)}`);
 
