@@ -2,7 +2,6 @@ import { GeistMono } from "geist/font/mono";
 import { GeistSans } from "geist/font/sans";
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
-import { connection } from "next/server";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 import { Toaster } from "@/components/ui/toaster";
 import { parseTheme, THEME_COOKIE } from "@/lib/theme";
@@ -14,10 +13,9 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  // Every page renders per request: Next puts the request's CSP nonce (proxy.ts) on its
-  // scripts only then; a prerendered page's scripts would carry none and be blocked.
-  await connection();
-  // The remembered theme is on the very first byte: no flash, and no script needed for it.
+  // Reading the cookie renders every page per request, which the CSP needs too: Next puts the
+  // request's nonce (proxy.ts) on its scripts only then. The remembered theme is on the very
+  // first byte: no flash, and no script needed for it.
   const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   return (
     <html lang="en" data-theme={theme} className={`${GeistSans.variable} ${GeistMono.variable}`}>

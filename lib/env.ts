@@ -24,10 +24,10 @@ const Env = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_REGION: z.string().optional(),
   SECRETS_KEY: z.string().optional(),
-  // How many reverse proxies stand in front, each appending to X-Forwarded-For; 0: none, the
-  // socket's address is the client's (lib/security/client-ip.ts).
   // internal: the job worker runs inside each web server; external: only as `npm run worker`.
   WORKER: z.enum(["internal", "external"]).default("internal"),
+  // How many reverse proxies stand in front, each appending to X-Forwarded-For; 0: none, the
+  // socket's address is the client's (lib/security/client-ip.ts).
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });

@@ -40,7 +40,6 @@ export async function listLiveSessions(userId: string, idleSince: Date, ex: Exec
       id: sessions.id,
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
-      expiresAt: sessions.expiresAt,
       userAgent: sessions.userAgent,
       ip: sessions.ip,
     })

@@ -1,11 +1,11 @@
 import "server-only";
 import { db } from "@/db/client";
+import { revokeUserSessions } from "@/db/queries/sessions";
 import { updateUser } from "@/db/queries/users";
 import { AppError } from "@/lib/api/errors";
 import { userWithCurrentPassword } from "./current-password";
 import { hashPassword, isWeakPassword } from "./password";
 import type { Session } from "./session";
-import { endAllSessions } from "./sessions";
 
 /**
  * A new password, with the current one as proof (limited like failed logins). Every other
@@ -22,7 +22,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   await db().transaction(async (tx) => {
     await updateUser(user.id, { passwordHash }, tx);
-    await endAllSessions(user.id, session.sessionId, tx);
+    await revokeUserSessions(user.id, session.sessionId, tx);
   });
   return { ok: true };
 }

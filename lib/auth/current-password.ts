@@ -16,7 +16,7 @@ export async function userWithCurrentPassword(
 ): Promise<User> {
   const user = await findUserById(userId);
   if (!user) throw new AppError("UNAUTHENTICATED", "unauthenticated");
-  const attempt = await reserveLoginAttempt(`${user.tenantId ?? "platform"}\n${user.email}`, ip);
+  const attempt = await reserveLoginAttempt(user.tenantId, user.email, ip);
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {
     throw new AppError("BAD_REQUEST", "currentPasswordWrong", "auth/wrong-password");
   }

@@ -5,8 +5,7 @@ import { AppError } from "@/lib/api/errors";
 import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, changeEmailMail } from "@/lib/email/templates";
-import { enqueueAuthMail } from "@/lib/jobs/enqueue";
-import { logError } from "@/lib/log";
+import { queueAuthMail, queueAuthNotice } from "@/lib/jobs/enqueue";
 import { assertMailSendAllowed, reserveEmailChangeAttempt } from "@/lib/security/rate-limit";
 import { hashSecret, randomToken } from "./codes-crypto";
 import { userWithCurrentPassword } from "./current-password";
@@ -29,12 +28,7 @@ export async function requestEmailChange(
   if (newEmail === user.email || (await findUserByEmail(user.tenantId, newEmail))) throw inUse();
   await lookup.succeeded();
   await assertMailSendAllowed("change-email", newEmail, ip);
-  try {
-    await enqueueAuthMail({ kind: "email-change", userId: user.id, newEmail });
-  } catch (err) {
-    logError("email change mail not queued", { err });
-    throw new AppError("INTERNAL", "emailChangeFailed", "auth/send-failed");
-  }
+  await queueAuthMail({ kind: "email-change", userId: user.id, newEmail }, "emailChangeFailed");
   return { sent: true };
 }
 
@@ -76,8 +70,6 @@ export async function completeEmailChange(input: {
     throw err;
   }
   // The old address hears of it, so a hijacked session can't move an account silently.
-  await enqueueAuthMail({ kind: "email-changed", oldEmail: user.email, newEmail }).catch((err) =>
-    logError("email change notice not queued", { err }),
-  );
+  await queueAuthNotice({ kind: "email-changed", oldEmail: user.email, newEmail });
   return { email: newEmail };
 }

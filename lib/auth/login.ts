@@ -21,7 +21,7 @@ const invalid = () => new AppError("UNAUTHENTICATED", "invalidCredentials", "aut
 export async function passwordLogin(input: PasswordLoginInput, ip: string): Promise<User> {
   const email = normalizeEmail(input.email);
   const tenantId = await tenantOf(input.appId);
-  const attempt = await reserveLoginAttempt(`${tenantId ?? "platform"}\n${email}`, ip);
+  const attempt = await reserveLoginAttempt(tenantId, email, ip);
   const user = isValidEmail(email) ? await findUserByEmail(tenantId, email) : undefined;
   const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !ok) throw invalid();

@@ -16,8 +16,7 @@ import { MAGIC_CODE_MAX_ATTEMPTS, MAGIC_CODE_TTL_S, MAGIC_CODES_LIVE_PER_ADDRESS
 import { sendMail } from "@/lib/email/send";
 import { actionLink, magicCodeMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
-import { enqueueAuthMail } from "@/lib/jobs/enqueue";
-import { logError } from "@/lib/log";
+import { queueAuthMail } from "@/lib/jobs/enqueue";
 import { messages } from "@/lib/messages";
 import { assertMailSendAllowed, reserveCodeAttempt } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
@@ -40,13 +39,8 @@ export async function sendMagicCode(
   if (!isValidEmail(email)) throw new AppError("BAD_REQUEST", "magicEmailInvalid", "auth/invalid-email");
   await assertMailSendAllowed(`magic:${app.id}`, email, ip);
   const continueUrl = safeRedirectPath(input.continueUrl, appOrigin(), `/app/${app.id}`);
-  try {
-    // The job makes the code: the answer is the same whether or not the address has an account.
-    await enqueueAuthMail({ kind: "magic-code", appId: app.id, email, continueUrl });
-  } catch (err) {
-    logError("magic code mail not queued", { err });
-    throw new AppError("INTERNAL", "magicSendFailed", "auth/send-failed");
-  }
+  // The job makes the code: the answer is the same whether or not the address has an account.
+  await queueAuthMail({ kind: "magic-code", appId: app.id, email, continueUrl }, "magicSendFailed");
   return { sent: true as const };
 }
 

@@ -1,13 +1,12 @@
 import "server-only";
 import { db } from "@/db/client";
+import { revokeUserSessions } from "@/db/queries/sessions";
 import { findUserById, updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { sendMail } from "@/lib/email/send";
 import { passwordRemovedMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
-import { enqueueAuthMail } from "@/lib/jobs/enqueue";
-import { logError } from "@/lib/log";
-import { endAllSessions } from "./sessions";
+import { queueAuthNotice } from "@/lib/jobs/enqueue";
 
 /**
  * The address of `user` was just proven by a code, a link or Google. A password set while the
@@ -23,14 +22,10 @@ export async function markAddressProven(user: User): Promise<{ user: User; passw
       { emailVerifiedAt: new Date(), ...(passwordRemoved ? { passwordHash: null } : {}) },
       tx,
     );
-    if (passwordRemoved) await endAllSessions(user.id, undefined, tx);
+    if (passwordRemoved) await revokeUserSessions(user.id, undefined, tx);
     return row;
   });
-  if (passwordRemoved) {
-    await enqueueAuthMail({ kind: "password-removed", userId: user.id }).catch((err) =>
-      logError("password removed notice not queued", { err }),
-    );
-  }
+  if (passwordRemoved) await queueAuthNotice({ kind: "password-removed", userId: user.id });
   return { user: updated ?? user, passwordRemoved };
 }
 

@@ -6,6 +6,7 @@ import {
   findLiveAuthCodeByToken,
   insertAuthCode,
 } from "@/db/queries/auth-codes";
+import { revokeUserSessions } from "@/db/queries/sessions";
 import { findUserByEmail, findUserById, updateUser } from "@/db/queries/users";
 import { AppError } from "@/lib/api/errors";
 import { tenantOf } from "@/lib/apps/tenant";
@@ -13,14 +14,13 @@ import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, resetPasswordMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
-import { enqueueAuthMail } from "@/lib/jobs/enqueue";
+import { queueAuthMail } from "@/lib/jobs/enqueue";
 import { logError } from "@/lib/log";
 import { assertMailSendAllowed } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
 import { hashSecret, randomToken } from "./codes-crypto";
 import { isValidEmail, normalizeEmail } from "./email-address";
 import { hashPassword, isWeakPassword } from "./password";
-import { endAllSessions } from "./sessions";
 
 export type SendResetInput = { email: string; mainAppId?: string | null; continueUrl?: string };
 
@@ -34,12 +34,7 @@ export async function sendResetPasswordEmail(input: SendResetInput, ip: string):
   const tenantId = await tenantOf(input.mainAppId);
   await assertMailSendAllowed("reset", email, ip);
   const continueUrl = safeRedirectPath(input.continueUrl, appOrigin(), "/login");
-  try {
-    await enqueueAuthMail({ kind: "reset", email, tenantId, continueUrl });
-  } catch (err) {
-    logError("reset mail not queued", { err });
-    throw new AppError("INTERNAL", "resetSendFailed", "auth/send-failed");
-  }
+  await queueAuthMail({ kind: "reset", email, tenantId, continueUrl }, "resetSendFailed");
   return { sent: true };
 }
 
@@ -90,7 +85,7 @@ export async function resetPassword(input: {
       if (!code) throw invalidLink();
       // Following the link proves the address, so it also counts as verification.
       await updateUser(user.id, { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? new Date() }, tx);
-      await endAllSessions(user.id, undefined, tx);
+      await revokeUserSessions(user.id, undefined, tx);
       await expireAuthCodes("reset_password", user.email, user.tenantId, tx);
       return { continueUrl: safeRedirectPath(code.continueUrl, appOrigin(), "/login") };
     });

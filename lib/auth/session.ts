@@ -38,15 +38,21 @@ export function isLive(
 }
 
 /**
- * The session behind a token, checked against its server-side row on every request: a revoked
- * (logout, sign out everywhere, password reset), expired or idle session is no session, and
- * neither is a token whose claims do not match the row.
+ * The server-side row behind a token's claims: null when it is revoked (logout, sign out
+ * everywhere, password reset), expired or idle, or does not match the claims.
  */
-export async function loadSession(token: string, via: Session["via"]): Promise<Session | null> {
-  const claims: SessionClaims | null = await decodeSessionToken(token);
-  if (!claims?.sid) return null;
+export async function findLiveSession(claims: Partial<SessionClaims>): Promise<SessionUserRow | null> {
+  if (typeof claims.sid !== "string") return null;
   const row = await findSession(claims.sid);
   if (!row || row.id !== claims.sub || row.tenantId !== claims.tid || !isLive(row)) return null;
+  return row;
+}
+
+/** The session behind a token, checked against its server-side row on every request. */
+export async function loadSession(token: string, via: Session["via"]): Promise<Session | null> {
+  const claims = await decodeSessionToken(token);
+  const row = claims ? await findLiveSession(claims) : null;
+  if (!row) return null;
   if (row.lastSeenAt.getTime() < Date.now() - SESSION_TOUCH_S * 1000) await touchSession(row.sessionId);
   return {
     sessionId: row.sessionId,

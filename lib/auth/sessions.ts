@@ -1,18 +1,12 @@
 import "server-only";
 import { db, type Executor } from "@/db/client";
-import {
-  findSession,
-  insertSession,
-  listLiveSessions,
-  revokeSession,
-  revokeUserSessions,
-} from "@/db/queries/sessions";
+import { insertSession, listLiveSessions, revokeSession, revokeUserSessions } from "@/db/queries/sessions";
 import { updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import { SESSION_ABSOLUTE_S, SESSION_IDLE_S } from "@/lib/constants";
 import { claimsFor } from "./claims";
-import { isLive, type Session } from "./session";
+import { findLiveSession, type Session } from "./session";
 import type { SessionClaims } from "./session-token";
 
 export type SessionMeta = { userAgent?: string | null; ip?: string | null };
@@ -42,11 +36,8 @@ export async function startSession(
  * ended or its user is disabled, so the cookie stops working at once.
  */
 export async function refreshClaims(claims: Partial<SessionClaims>): Promise<SessionClaims | null> {
-  if (typeof claims.sid !== "string") return null;
-  const row = await findSession(claims.sid);
-  if (!row || row.id !== claims.sub || row.tenantId !== claims.tid || row.disabledAt || !isLive(row)) {
-    return null;
-  }
+  const row = await findLiveSession(claims);
+  if (!row || row.disabledAt) return null;
   return {
     sub: row.id,
     tid: row.tenantId,
@@ -60,11 +51,6 @@ export async function refreshClaims(claims: Partial<SessionClaims>): Promise<Ses
 export async function endSession(claims: Partial<SessionClaims> | null | undefined): Promise<void> {
   if (typeof claims?.sid === "string" && typeof claims.sub === "string")
     await revokeSession(claims.sid, claims.sub);
-}
-
-/** Every session of a user ends (password reset, disable), or all but the one that asked. */
-export function endAllSessions(userId: string, keep?: string, ex?: Executor): Promise<void> {
-  return revokeUserSessions(userId, keep, ex);
 }
 
 /** The signed-in user's live sessions, for the settings page. */

@@ -8,8 +8,7 @@ import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, verifyEmailMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
-import { enqueueAuthMail } from "@/lib/jobs/enqueue";
-import { logError } from "@/lib/log";
+import { queueAuthMail } from "@/lib/jobs/enqueue";
 import { assertMailSendAllowed } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
 import { hashSecret, randomToken } from "./codes-crypto";
@@ -23,12 +22,7 @@ export async function sendVerificationEmail(
   if (user.emailVerifiedAt) return { alreadyVerified: true };
   await assertMailSendAllowed("verify", user.email, ip);
   const continueUrl = safeRedirectPath(opts.continueUrl, appOrigin());
-  try {
-    await enqueueAuthMail({ kind: "verify", userId: user.id, continueUrl });
-  } catch (err) {
-    logError("verification mail not queued", { err });
-    throw new AppError("INTERNAL", "verificationSendFailed", "auth/send-failed");
-  }
+  await queueAuthMail({ kind: "verify", userId: user.id, continueUrl }, "verificationSendFailed");
   return { alreadyVerified: false };
 }
 

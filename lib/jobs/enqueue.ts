@@ -1,5 +1,8 @@
 import "server-only";
 import { QUEUES } from "@/db/job-queues";
+import { AppError } from "@/lib/api/errors";
+import { logError } from "@/lib/log";
+import type { MessageKey } from "@/lib/messages";
 import { boss } from "./boss";
 
 /**
@@ -16,6 +19,24 @@ export type AuthMailJob =
   | { kind: "email-changed"; oldEmail: string; newEmail: string }
   | { kind: "password-removed"; userId: string };
 
-export async function enqueueAuthMail(job: AuthMailJob): Promise<void> {
+async function enqueue(job: AuthMailJob): Promise<void> {
   await (await boss()).send(QUEUES.authMail, job);
+}
+
+/**
+ * Queues the mail a request promises. A queue that refuses it fails the request with the flow's
+ * own message (`failure`: 'Failed to send magic link…', 'Something went wrong sending…').
+ */
+export async function queueAuthMail(job: AuthMailJob, failure: MessageKey): Promise<void> {
+  try {
+    await enqueue(job);
+  } catch (err) {
+    logError("auth mail not queued", { kind: job.kind, err });
+    throw new AppError("INTERNAL", failure, "auth/send-failed");
+  }
+}
+
+/** Queues a notice nobody waits for: if the queue refuses it, that is logged and the request goes on. */
+export async function queueAuthNotice(job: AuthMailJob): Promise<void> {
+  await enqueue(job).catch((err) => logError("auth notice not queued", { kind: job.kind, err }));
 }

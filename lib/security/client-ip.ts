@@ -15,8 +15,8 @@ const MAX_FORWARDED_LENGTH = 1024;
 
 /** The socket address as our server recorded it. */
 export function peerAddress(headers: Headers): string {
-  const peer = headers.get(PEER_HEADER)?.trim();
-  return peer && isIP(stripV4Mapped(peer)) ? stripV4Mapped(peer) : UNKNOWN_CLIENT;
+  const peer = stripV4Mapped(headers.get(PEER_HEADER)?.trim() ?? "");
+  return isIP(peer) ? peer : UNKNOWN_CLIENT;
 }
 
 // Node reports IPv4 clients of a dual-stack socket as ::ffff:a.b.c.d.

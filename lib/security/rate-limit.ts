@@ -52,10 +52,16 @@ async function reserve(steps: Step[], refused: MessageKey): Promise<Attempt> {
 }
 
 /**
- * A password check for `account` (tenant and email) from `ip`: 5 failures per account and
- * address, 100 per account an hour from anywhere, 30 per address across accounts.
+ * A password check for the account of `email` in a tenant (null: the platform) from `ip`: 5
+ * failures per account and address, 100 per account an hour from anywhere, 30 per address
+ * across accounts.
  */
-export async function reserveLoginAttempt(account: string, ip: string): Promise<Attempt> {
+export async function reserveLoginAttempt(
+  tenantId: string | null,
+  email: string,
+  ip: string,
+): Promise<Attempt> {
+  const account = `${tenantId ?? "platform"}\n${email}`;
   const here = { counter: counters.loginAccountIp, key: `${account}\n${ip}` };
   const attempt = await reserve(
     [here, { counter: counters.loginIp, key: ip }, { counter: counters.loginAccount, key: account }],
