@@ -1,4 +1,6 @@
+import { spawnSync } from "node:child_process";
 import type { NextConfig } from "next";
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from "next/constants";
 
 const nextConfig: NextConfig = {
   // Native and server-only packages stay out of the bundle.
@@ -17,4 +19,23 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: process.env.SKIP_BUILD_TYPECHECK === "1" },
 };
 
-export default nextConfig;
+// The API document's list of route modules (lib/api/api-routes.generated.ts) is rewritten from
+// app/api before anything compiles, so no route is ever missing from /api/openapi.json: next dev,
+// next build (whoever runs it: npm run build, e2e, bench) and next typegen (npm test's typecheck,
+// in the build phase) all load this file first. Once per command: Next's workers load it again
+// and inherit the variable. Run as its own process, so this file needs no TypeScript import.
+function generateApiRoutes(phase: string): void {
+  if (phase !== PHASE_DEVELOPMENT_SERVER && phase !== PHASE_PRODUCTION_BUILD) return;
+  if (process.env.API_ROUTES_GENERATED === "1") return;
+  process.env.API_ROUTES_GENERATED = "1";
+  const run = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/gen-api-routes.ts"], {
+    encoding: "utf8",
+  });
+  if (run.status !== 0) throw new Error(`scripts/gen-api-routes.ts failed:\n${run.stderr || run.error}`);
+  if (run.stdout.includes("updated")) process.stdout.write(run.stdout);
+}
+
+export default function config(phase: string): NextConfig {
+  generateApiRoutes(phase);
+  return nextConfig;
+}

@@ -96,3 +96,78 @@ export const PAYMENT_REFETCH_TRIES = 15;
 export const SALE_ID_PARAM = "sale_id";
 /** Stripe webhook signatures older than this are refused (Stripe's own default tolerance). */
 export const STRIPE_WEBHOOK_TOLERANCE_S = 300;
+
+// ---- The app editor (spec 2) ----
+
+/** "App builder version 4." (spec 2 §9) */
+export const APP_BUILDER_VERSION = 4;
+/** "Auto-save debounce: 2000 ms for app edits" (spec 2 §9). */
+export const APP_SAVE_DEBOUNCE_MS = 2000;
+/** A failed save is retried after this long, doubling up to the maximum. */
+export const APP_SAVE_RETRY_MS = 3000;
+export const APP_SAVE_RETRY_MAX_MS = 30_000;
+/** "Input examples: 3 slots." (spec 2 §9) */
+export const EXAMPLES_MAX = 3;
+/** "New step ids 4 characters." (spec 2 §9) */
+export const STEP_ID_LENGTH = 4;
+/** "Option edit blur closes after 500 ms." (spec 2 §9) */
+export const OPTION_BLUR_CLOSE_MS = 500;
+/** "Max image file size 10 MB (10,000,000 bytes)"; files of this size or more are refused (spec 2 §5, §9). */
+export const IMAGE_MAX_BYTES = 10_000_000;
+/** "The field name 'input' is reserved" (spec 2 §3). */
+export const RESERVED_FIELD_NAME = "input";
+
+// Lengths the spec leaves open ("value not shown"): our choices.
+/** "Option label ... length capped by a maximum (value not shown)". */
+export const OPTION_LABEL_MAX = 100;
+/** "label max lengths ... not shown". */
+export const FIELD_LABEL_MAX = 200;
+export const FIELD_NAME_MAX = 50;
+export const FIELD_INSTRUCTIONS_MAX = 2000;
+export const FIELD_OPTIONS_MAX = 100;
+/** Above every plan's maxCustomFields: the schema's own ceiling. */
+export const FIELDS_HARD_MAX = 100;
+/** "Template category name maximum length is a shared constant; value not shown." (spec 1 §9) */
+export const TEMPLATE_CATEGORY_MAX = 40;
+export const APP_TEXT_MAX = 2000;
+export const INSTRUCTIONS_MAX = 20_000;
+export const TOOL_PATH_MAX = 80;
+export const CUSTOM_DOMAIN_MAX = 253;
+
+// ---- Tool settings (spec 1 §5, §9); the settings panel's inputs use these ----
+/** "Model temperature 0 to 2, step 0.1" (spec 1 §5); "Temperature default 0.7" (spec 1 §9). */
+export const TEMPERATURE_MIN = 0;
+export const TEMPERATURE_MAX = 2;
+export const TEMPERATURE_STEP = 0.1;
+export const TEMPERATURE_DEFAULT = 0.7;
+/** "Runs per user: daily and weekly limits each 1 to 100" (spec 1 §5). */
+export const USER_RUN_LIMIT_MIN = 1;
+export const USER_RUN_LIMIT_MAX = 100;
+/** "Credits per run: 0 to 20, default 1" (spec 1 §9). */
+export const CREDITS_PER_RUN_MIN = 0;
+export const CREDITS_PER_RUN_MAX = 20;
+export const CREDITS_PER_RUN_DEFAULT = 1;
+
+// ---- Models (lib/ai) ----
+
+/** "Default model is a small GPT-4o-mini variant" (spec 1 §9); AI_DEFAULT_MODEL overrides it. */
+export const DEFAULT_MODEL = "gpt-4o-mini";
+/** The provider's model list is kept this long ("cached", DESIGN §3). */
+export const MODEL_LIST_TTL_MS = 10 * 60 * 1000;
+/** After a failed list call the fallback list is served this long before asking again. */
+export const MODEL_LIST_RETRY_MS = 60 * 1000;
+/** A model list slower than this is given up for the built-in fallback list. */
+export const MODEL_LIST_TIMEOUT_MS = 3000;
+/** More entries than this in a provider's list are dropped. */
+export const MODEL_LIST_MAX = 1000;
+
+/** POST /api/builder/magicCreate: what the builder typed (a field name or a few words). */
+export const MAGIC_INPUT_MAX = 200;
+/** The app instructions sent along as context: as long as the instructions may be. */
+export const MAGIC_PROMPT_MAX = INSTRUCTIONS_MAX;
+/** Existing field names the caller may send for the uniqueness rule. */
+export const MAGIC_EXISTING_NAMES_MAX = 200;
+/** Options a magic select field gets at most. */
+export const MAGIC_OPTIONS_MAX = 12;
+/** The model call of magicCreate, retries included. */
+export const MAGIC_CREATE_TIMEOUT_MS = 30_000;

@@ -18,11 +18,19 @@ const Env = z.object({
   AI_BASE_URL: z.url().optional(),
   AI_API_KEY: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
-  S3_ENDPOINT: z.string().optional(),
+  // The model of builder-side calls (magic field creation) and the model list's default;
+  // unset: DEFAULT_MODEL (lib/constants.ts). For endpoints that do not serve that model.
+  AI_DEFAULT_MODEL: z.string().min(1).optional(),
+  // Uploaded files: S3-compatible storage when S3_BUCKET is set, else the disk under
+  // STORAGE_DIR (lib/storage).
+  STORAGE_DIR: z.string().min(1).default(".data/uploads"),
+  S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_REGION: z.string().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  // Bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible services want.
+  S3_FORCE_PATH_STYLE: z.stringbool().default(false),
   SECRETS_KEY: z.string().optional(),
   // internal: the job worker runs inside each web server; external: only as `npm run worker`.
   WORKER: z.enum(["internal", "external"]).default("internal"),

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { closeDb, db } from "../db/client";
 import { insertAccountIfMissing } from "../db/queries/accounts";
 import { insertApp } from "../db/queries/apps";
@@ -6,8 +6,10 @@ import { findUserByEmail, insertUser } from "../db/queries/users";
 import { accounts, apps } from "../db/schema";
 import { hashPassword } from "../lib/auth/password";
 import { ensureAuthSecret, ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+import { seedDemoApps } from "./seed-apps";
 
-// npm run db:seed - local demo data: an admin builder, a lite builder, one published app.
+// npm run db:seed - local demo data: an admin builder, a lite builder, the Demo App, and one
+// app of each kind with every panel filled (scripts/seed-apps.ts).
 export const SEED_PASSWORD = "builder-demo-2026";
 
 async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string }) {
@@ -29,12 +31,17 @@ async function main() {
   const local = await ensureDatabaseUrl();
   const admin = await seedBuilder("admin@example.com", { isAdmin: true, plan: "moon" });
   await seedBuilder("lite@example.com", { isAdmin: false, plan: "lite" });
-  const [existing] = await db().select().from(apps).where(eq(apps.ownerAccountId, admin.accountId));
+  const [existing] = await db()
+    .select()
+    .from(apps)
+    .where(and(eq(apps.ownerAccountId, admin.accountId), eq(apps.header, "Demo App")));
   const app =
     existing ?? (await insertApp({ ownerAccountId: admin.accountId, status: "active", header: "Demo App" }));
+  const demos = await seedDemoApps(admin.accountId);
   console.log(
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
   );
+  for (const line of demos) console.log(`  ${line}`);
   await closeDb();
   await local?.stop();
 }

@@ -17,3 +17,8 @@ export async function findCheckoutSale(saleId: string, ex: Executor = db()) {
   const [row] = await ex.select().from(checkoutSales).where(eq(checkoutSales.saleId, saleId));
   return row;
 }
+
+export async function findAccountById(accountId: string, ex: Executor = db()): Promise<Account | undefined> {
+  const [row] = await ex.select().from(accounts).where(eq(accounts.accountId, accountId));
+  return row;
+}

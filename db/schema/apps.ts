@@ -1,7 +1,21 @@
-import { type AnyPgColumn, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 
-// A minimal app: later issues add content, settings, styles and tools.
+// An app of a builder. Its editable fields (texts, fields, instructions, ...) live in `content`,
+// validated by lib/apps/schemas.ts; `header` is kept beside it for lists. Every save names the
+// `revision` it was based on, and a save based on an older one is refused (409): see
+// lib/apps/save-app.ts.
 export const apps = pgTable(
   "apps",
   {
@@ -17,6 +31,7 @@ export const apps = pgTable(
       .default("draft"),
     header: text("header").notNull().default(""),
     content: jsonb("content").notNull().default({}),
+    revision: integer("revision").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -24,3 +39,93 @@ export const apps = pgTable(
 );
 
 export type App = typeof apps.$inferSelect;
+
+// The tools of a generated app, each with its own texts, fields and instructions (`content`).
+export const tools = pgTable(
+  "tools",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    title: text("title").notNull().default(""),
+    /** Letters, numbers and dashes; unique in its app whatever the case. */
+    path: text("path").notNull(),
+    imageUrl: text("image_url"),
+    status: text("status", { enum: ["active", "draft"] })
+      .notNull()
+      .default("draft"),
+    position: integer("position").notNull().default(0),
+    content: jsonb("content").notNull().default({}),
+    revision: integer("revision").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("tools_app_path_idx").on(t.appId, sql`lower(${t.path})`),
+    index("tools_app_idx").on(t.appId),
+  ],
+);
+
+export type Tool = typeof tools.$inferSelect;
+
+// App settings and app style: "saved as separate records" (spec 2 §3), each with its revision.
+export const appSettings = pgTable("app_settings", {
+  appId: uuid("app_id")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  settings: jsonb("settings").notNull().default({}),
+  revision: integer("revision").notNull().default(1),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const appStyles = pgTable("app_styles", {
+  appId: uuid("app_id")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  style: jsonb("style").notNull().default({}),
+  revision: integer("revision").notNull().default(1),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+// Every stored object of an app (logo, background, option icons, tool thumbnails), so deleting
+// the app or the image deletes the object too.
+export const uploads = pgTable(
+  "uploads",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id").notNull(),
+    kind: text("kind", { enum: ["logo", "background", "option", "thumb"] }).notNull(),
+    toolId: uuid("tool_id"),
+    /** The storage key, e.g. accounts/{account}/apps/{app}/options/{id}.png (spec 2 §7). */
+    key: text("key").notNull().unique(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("uploads_app_idx").on(t.appId)],
+);
+
+export type Upload = typeof uploads.$inferSelect;
+
+// A claim invitation: the owner of a published app invites a customer to take it over. The
+// link carries the row's id and a MAC of it (never stored), and works once.
+export const appClaims = pgTable(
+  "app_claims",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    createdByAccountId: uuid("created_by_account_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    usedByAccountId: uuid("used_by_account_id"),
+  },
+  (t) => [index("app_claims_app_idx").on(t.appId)],
+);
+
+export type AppClaim = typeof appClaims.$inferSelect;

@@ -1,3 +1,6 @@
+import { IMAGE_MAX_BYTES } from "@/lib/constants";
+import type { MessageKey } from "@/lib/messages";
+
 /**
  * The largest request body each kind of route reads, in bytes: every cap in one place. A body
  * over its cap is refused with 413 before it is parsed (lib/api/read-body.ts).
@@ -9,6 +12,17 @@ export const BODY_CAPS = {
   authForm: 8 * 1024,
   /** Stripe's signed events are a few KiB; Stripe documents no event near this. */
   stripeWebhook: 512 * 1024,
+  /** A model call with an app's instructions as context (up to INSTRUCTIONS_MAX characters, escaped). */
+  aiPrompt: 128 * 1024,
+  /** An app's or a tool's content: instructions, texts, up to FIELDS_HARD_MAX fields with their options. */
+  appContent: 512 * 1024,
+  /** An uploaded image: "rejects files of 10,000,000 bytes or more" (spec 2 §5), so one byte less. */
+  image: IMAGE_MAX_BYTES - 1,
 } as const;
 
 export type BodyCap = keyof typeof BODY_CAPS;
+
+/** The 413's message where the spec words it for a kind of body; the others say payloadTooLarge. */
+export const BODY_CAP_MESSAGES: Partial<Record<BodyCap, MessageKey>> = {
+  image: "fileTooLarge",
+};

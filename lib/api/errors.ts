@@ -1,4 +1,8 @@
 import { type MessageKey, messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+
+/** A catalogue message with its `{placeholders}` filled: { key: "maxCustomFields", vars: { n: 5 } }. */
+export type FilledMessage = { key: MessageKey; vars: Record<string, string | number> };
 
 // The one error class. Services throw it; the route wrapper turns it into
 // `{ error: { code, message } }` with its status.
@@ -12,6 +16,8 @@ export const errorStatus = {
   RATE_LIMITED: 429,
   ATTEMPTS_EXCEEDED: 429,
   NOT_CONFIGURED: 503,
+  /** An outside service we depend on (the model provider) failed or answered nonsense. */
+  BAD_GATEWAY: 502,
   INTERNAL: 500,
 } as const;
 
@@ -23,20 +29,24 @@ export class AppError extends Error {
 
   /**
    * @param kind decides the HTTP status
-   * @param messageKey the catalogue message shown to the user
+   * @param message the catalogue message shown to the user (with its placeholders' values)
    * @param code the machine-readable code in the answer (defaults to kind), e.g. "auth/email-already-exists"
+   * @param extra more of the answer, beside `error` (a 409 carries the version it lost to)
    */
   constructor(
     readonly kind: ErrorKind,
-    messageKey: MessageKey,
+    message: MessageKey | FilledMessage,
     readonly code: string = kind,
+    readonly extra?: Record<string, unknown>,
   ) {
-    super(messages[messageKey]);
+    const key = typeof message === "string" ? message : message.key;
+    super(typeof message === "string" ? messages[key] : fillTemplate(messages[key], message.vars));
     this.status = errorStatus[kind];
-    this.messageKey = messageKey;
+    this.messageKey = key;
   }
 }
 
 export type ErrorBody = {
   error: { code: string; message: string; issues?: { path: string; message: string }[] };
+  [extra: string]: unknown;
 };

@@ -1,19 +1,28 @@
+import type { MessageKey } from "@/lib/messages";
 import { AppError } from "./errors";
 
-const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", "payloadTooLarge");
+const tooLarge = (message: MessageKey) => new AppError("PAYLOAD_TOO_LARGE", message);
 
 /** Refuses a request whose declared length is over the cap, before a byte of it is read. */
-export function assertDeclaredLength(req: Request, cap: number): void {
+export function assertDeclaredLength(
+  req: Request,
+  cap: number,
+  message: MessageKey = "payloadTooLarge",
+): void {
   const declared = req.headers.get("content-length");
-  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > cap)) throw tooLarge();
+  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > cap)) throw tooLarge(message);
 }
 
 /**
  * The body's bytes, read chunk by chunk and refused (413) as soon as they pass the cap: a
  * chunked body that declares no length is never read to its end.
  */
-export async function readBodyCapped(req: Request, cap: number): Promise<Uint8Array<ArrayBuffer>> {
-  assertDeclaredLength(req, cap);
+export async function readBodyCapped(
+  req: Request,
+  cap: number,
+  message: MessageKey = "payloadTooLarge",
+): Promise<Uint8Array<ArrayBuffer>> {
+  assertDeclaredLength(req, cap, message);
   if (!req.body) return new Uint8Array(new ArrayBuffer(0));
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -24,7 +33,7 @@ export async function readBodyCapped(req: Request, cap: number): Promise<Uint8Ar
     size += value.byteLength;
     if (size > cap) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(message);
     }
     chunks.push(value);
   }

@@ -2,13 +2,15 @@ import "server-only";
 import crypto from "node:crypto";
 import type { NextRequest } from "next/server";
 import { ZodError, type z } from "zod";
+import type { App } from "@/db/schema";
+import { loadEditableApp } from "@/lib/apps/access";
 import { loadSession, readSessionToken, type Session } from "@/lib/auth/session";
 import { appOrigin } from "@/lib/env";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { clientIp } from "@/lib/security/client-ip";
 import { apiSecurityHeaders } from "@/lib/security/headers";
-import { BODY_CAPS, type BodyCap } from "./body-caps";
+import { BODY_CAP_MESSAGES, BODY_CAPS, type BodyCap } from "./body-caps";
 import { AppError, type ErrorBody } from "./errors";
 import { assertDeclaredLength, readBodyCapped } from "./read-body";
 
@@ -33,7 +35,21 @@ type Options<Q, B, P> = {
   cap?: BodyCap;
   /** Hand the handler the body's bytes, unparsed (a signature is checked over them). */
   raw?: boolean;
+  /**
+   * The app named by the path's `appId`, loaded for the caller: "edit" = its owner, or an admin.
+   * Anybody else gets 404, as if the app did not exist (its id reveals nothing).
+   */
+  app?: "edit";
+  /** One line for the API document (/api/openapi.json). */
+  summary?: string;
 };
+
+/** What a wrapped handler tells the API document about itself. */
+export type RouteMeta = Pick<
+  Options<Schema, Schema, Schema>,
+  "auth" | "query" | "body" | "params" | "cap" | "raw" | "app" | "summary"
+>;
+export const ROUTE_META = Symbol.for("builder.routeMeta");
 
 export type Ctx<A extends AuthMode, Q, B, P> = {
   req: NextRequest;
@@ -41,6 +57,8 @@ export type Ctx<A extends AuthMode, Q, B, P> = {
   query: Out<Q>;
   body: Out<B>;
   params: Out<P>;
+  /** The app of the path, when the route asked for it (`app: "edit"`). */
+  app: App;
   /** The body's bytes, when the route asked for them (`raw: true`). */
   raw: Uint8Array;
   ip: string;
@@ -56,19 +74,23 @@ export function route<
   B extends Schema | undefined = undefined,
   P extends Schema | undefined = undefined,
 >(opts: Options<Q, B, P> & { auth: A }, handler: (ctx: Ctx<A, Q, B, P>) => Promise<unknown>) {
-  return async (
+  const wrapped = async (
     req: NextRequest,
     context: { params: Promise<Record<string, string | string[]>> },
   ): Promise<Response> => {
     const requestId = crypto.randomUUID();
     try {
       const cap = BODY_CAPS[opts.cap ?? "json"];
+      const tooLarge = BODY_CAP_MESSAGES[opts.cap ?? "json"];
       // A body over the cap is refused before anything else, whether or not the route reads one.
-      assertDeclaredLength(req, cap);
+      assertDeclaredLength(req, cap, tooLarge);
       const session = await authorize(req, opts.auth);
       const query = opts.query ? opts.query.parse(Object.fromEntries(req.nextUrl.searchParams)) : undefined;
       const params = opts.params ? opts.params.parse(await context.params) : undefined;
-      const raw = opts.body || opts.raw ? await readBodyCapped(req, cap) : new Uint8Array();
+      const app = opts.app
+        ? await loadEditableApp(session, (params as { appId?: string } | undefined)?.appId)
+        : undefined;
+      const raw = opts.body || opts.raw ? await readBodyCapped(req, cap, tooLarge) : new Uint8Array();
       const body = opts.body ? opts.body.parse(parseJson(raw)) : undefined;
       const result = await handler({
         req,
@@ -76,6 +98,7 @@ export function route<
         query: query as Out<Q>,
         body: body as Out<B>,
         params: params as Out<P>,
+        app: app as App,
         raw,
         ip: clientIp(req.headers),
         requestId,
@@ -86,6 +109,7 @@ export function route<
       return errorResponse(err, requestId, req);
     }
   };
+  return Object.assign(wrapped, { [ROUTE_META]: opts as RouteMeta });
 }
 
 async function authorize(req: NextRequest, mode: AuthMode): Promise<Session | null> {
@@ -130,7 +154,7 @@ export function errorResponse(err: unknown, requestId: string, req?: NextRequest
   let body: ErrorBody;
   if (err instanceof AppError) {
     status = err.status;
-    body = { error: { code: err.code, message: err.message } };
+    body = { ...err.extra, error: { code: err.code, message: err.message } };
   } else if (err instanceof ZodError) {
     status = 400;
     body = {

@@ -1,10 +1,20 @@
 import "server-only";
 import { notFound } from "next/navigation";
-import type { App } from "@/db/schema";
+import { findAppById, findPublishedToolByPath, findToolByPath, listTools } from "@/db/queries/apps";
+import type { App, Tool } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
+import type { Session } from "@/lib/auth/session";
+import { canEditApp, isUuid } from "./access";
+import { loadSettings, loadStyle, ownerCapabilities } from "./editor-app";
+import { AppContent, type AppSettings, type AppStyle, TOOL_PATH, ToolContent } from "./schemas";
 import { requirePublishedApp } from "./tenant";
 
-/** For public pages: the published app, or Next's 404 page. */
+// What the public pages show (/app/{appId}, /app/{appId}/tool/{toolPath}, /tool/{path}): the
+// saved content, style and tools of an app, read on the server. Visitors see published apps and
+// their active tools; the app's builder (its owner, or an admin) also sees drafts, marked as such.
+// Anybody else gets null, which the pages turn into the same 404 as for an id that does not exist.
+
+/** For the sign-in pages of an app: the published app, or Next's 404 page. */
 export async function publishedAppOr404(appId: string): Promise<App> {
   try {
     return await requirePublishedApp(appId);
@@ -12,4 +22,99 @@ export async function publishedAppOr404(appId: string): Promise<App> {
     if (err instanceof AppError) notFound();
     throw err;
   }
+}
+
+export type PublicTool = { title: string; path: string; imageUrl: string | null };
+
+/** One public page: what PublicAppView draws, plus what the page around it needs. */
+export type PublicPage = {
+  appId: string;
+  appType: App["type"];
+  /** The app's header (its name), also on a tool page. */
+  appHeader: string;
+  /** The app's content, or the tool's on a tool page. */
+  content: AppContent | ToolContent;
+  style: AppStyle;
+  watermarkHidden: boolean;
+  /** A generated app's main page: its active tools, in the builder's order. */
+  tools?: PublicTool[];
+  /** Why the builder sees a banner: the app is unpublished, or (on a tool page) the tool is a draft. */
+  draft: false | "app" | "tool";
+  mainPage: AppSettings["mainPage"];
+  /** The page title: the tool's header on a tool page, else the app's. */
+  title: string;
+  /** Whether end users can sign in here (published apps only). */
+  published: boolean;
+};
+
+/** Whether this viewer may see the app: everybody when published, only its builder when a draft. */
+export function canViewApp(session: Session | null, app: Pick<App, "status" | "ownerAccountId">): boolean {
+  return app.status === "active" || (session !== null && canEditApp(session, app));
+}
+
+const publicTool = (t: Tool): PublicTool => ({ title: t.title, path: t.path, imageUrl: t.imageUrl });
+
+async function pageOf(app: App, tool: Tool | null): Promise<PublicPage> {
+  const [style, settings, owner, tools] = await Promise.all([
+    loadStyle(app.id),
+    loadSettings(app.id),
+    ownerCapabilities(app),
+    app.type === "generated" && !tool ? listTools(app.id) : Promise.resolve([]),
+  ]);
+  const appContent = AppContent.parse(app.content);
+  const content = tool ? ToolContent.parse(tool.content) : appContent;
+  return {
+    appId: app.id,
+    appType: app.type,
+    appHeader: appContent.header || app.header,
+    content,
+    style: style.appStyle,
+    watermarkHidden: style.appStyle.hideBuildAI ?? owner.caps.hideWatermarkByDefault,
+    // The main page lists what visitors can open, for the builder too: it is their page as published.
+    tools:
+      app.type === "generated" && !tool
+        ? tools.filter((t) => t.status === "active").map(publicTool)
+        : undefined,
+    draft: app.status !== "active" ? "app" : tool && tool.status !== "active" ? "tool" : false,
+    mainPage: settings.appSettings.mainPage,
+    title: (tool ? content.header || tool.title : appContent.header || app.header) || "",
+    published: app.status === "active",
+  };
+}
+
+async function visibleApp(appId: string, session: Session | null): Promise<App | null> {
+  const app = isUuid(appId) ? await findAppById(appId) : undefined;
+  return app && canViewApp(session, app) ? app : null;
+}
+
+/** /app/{appId}: the app's main page, or null (404). */
+export async function loadPublicApp(appId: string, session: Session | null): Promise<PublicPage | null> {
+  const app = await visibleApp(appId, session);
+  return app ? pageOf(app, null) : null;
+}
+
+/**
+ * /app/{appId}/tool/{toolPath}: a tool of a generated app. Visitors get active tools only; the
+ * builder also sees a draft tool, with the banner. Null when there is none (404 with 'Tool with
+ * path {path} not found').
+ */
+export async function loadPublicAppTool(
+  appId: string,
+  toolPath: string,
+  session: Session | null,
+): Promise<PublicPage | null> {
+  if (!TOOL_PATH.test(toolPath)) return null;
+  const app = await visibleApp(appId, session);
+  if (app?.type !== "generated") return null;
+  const tool = await findToolByPath(app.id, toolPath);
+  if (!tool) return null;
+  if (tool.status !== "active" && !(session && canEditApp(session, app))) return null;
+  return pageOf(app, tool);
+}
+
+/** /tool/{path}: the oldest active tool with this path among published apps, or null (404). */
+export async function loadPublicToolByPath(path: string): Promise<PublicPage | null> {
+  if (!TOOL_PATH.test(path)) return null;
+  const found = await findPublishedToolByPath(path);
+  return found ? pageOf(found.app, found.tool) : null;
 }

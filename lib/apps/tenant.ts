@@ -2,12 +2,11 @@ import "server-only";
 import { findAppById } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "./access";
 
 /** End users sign in only to apps that exist and are published. */
 export async function requirePublishedApp(appId: string): Promise<App> {
-  const app = UUID.test(appId) ? await findAppById(appId) : undefined;
+  const app = isUuid(appId) ? await findAppById(appId) : undefined;
   if (app?.status !== "active") throw new AppError("NOT_FOUND", "appNotFound");
   return app;
 }

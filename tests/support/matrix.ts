@@ -2,9 +2,13 @@
 // status class each kind of caller must get. tests/integration/authorization-matrix.test.ts runs
 // every row for every actor, and fails when a route file or a handler has no row: a new route
 // must say here who may call it.
+
+import crypto from "node:crypto";
 import { expect } from "vitest";
-import type { App } from "../../db/schema";
+import { insertApp, insertTool } from "../../db/queries/apps";
+import type { App, Tool } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
+import { messages } from "../../lib/messages";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
 
 export const ACTORS = [
@@ -35,6 +39,12 @@ export type World = {
   actors: Record<SignedInActor, ActorInfo>;
   /** another session of builder A, for the row that ends one session */
   builderASessionId: string;
+  /** a generated app of builder A, with one tool */
+  genAppA: App;
+  toolA: Tool;
+  /** apps and tools of builder A that rows delete, one per successful call */
+  spareApps: App[];
+  spareTools: Tool[];
   /** a builder nobody else uses, for the rows that sign in with a password */
   loginUser: { email: string; password: string };
 };
@@ -104,9 +114,23 @@ export async function createWorld(): Promise<World> {
   const endUserB = await createEndUser(appB.id);
   const login = await createBuilder();
   const spare = await startSession(builderA.user, { userAgent: "matrix" });
+  const owner = builderA.account.accountId;
+  const genAppA = await insertApp({ ownerAccountId: owner, type: "generated", header: "Matrix Generated A" });
+  const newTool = (appId: string, i: number) =>
+    insertTool({ appId, title: `Tool ${i}`, path: `tool-${i}`, position: i, content: {} });
+  const toolA = await newTool(genAppA.id, 0);
+  // Each row that deletes succeeds for two actors (builder A, admin) over two credentials.
+  const spareApps = await Promise.all(
+    [1, 2, 3, 4, 5, 6].map(() => insertApp({ ownerAccountId: owner, header: "Spare" })),
+  );
+  const spareTools = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => newTool(genAppA.id, i)));
   return {
     appA,
     appB,
+    genAppA,
+    toolA,
+    spareApps,
+    spareTools,
     builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
     loginUser: { email: login.user.email, password: STRONG_PASSWORD },
@@ -146,6 +170,188 @@ export const rows: Row[] = [
     request: (w) => ({ path: `/api/app/paidPlans?appId=${w.appA.id}` }),
     expect: buildersOnly(),
   },
+  // ---- apps and the editor (issue 8): builder B never sees builder A's app (404) ----
+  {
+    file: "app/api/apps/route.ts",
+    method: "GET",
+    who: "builders: their own apps only",
+    request: () => ({ path: "/api/apps" }),
+    expect: buildersOnly(),
+    check: (res, actor, _via, w) => {
+      if (actor !== "builderB") return;
+      const ids = (res.json as { apps: { appId: string }[] }).apps.map((a) => a.appId);
+      expect(ids).toContain(w.appB.id);
+      expect(ids).not.toContain(w.appA.id);
+    },
+  },
+  {
+    file: "app/api/apps/route.ts",
+    method: "POST",
+    who: "builders, for themselves",
+    request: () => ({
+      path: "/api/apps",
+      body: {
+        appId: crypto.randomUUID(),
+        appType: "tool",
+        app: { header: "Matrix new", appBuilderVersion: 4 },
+      },
+    }),
+    expect: buildersOnly(),
+  },
+  {
+    file: "app/api/apps/claim/route.ts",
+    method: "POST",
+    who: "builders, with a genuine invitation (a made-up code: 400)",
+    request: () => ({ path: "/api/apps/claim", body: { claimCode: `${crypto.randomUUID()}.forged` } }),
+    expect: buildersOnly(400),
+  },
+  {
+    file: "app/api/apps/[appId]/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => ({ path: `/api/apps/${w.appA.id}`, params: { appId: w.appA.id } }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/route.ts",
+    method: "PATCH",
+    who: "the app's owner and admins (a stale revision here: 409, nothing written)",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}`,
+      params: { appId: w.appA.id },
+      body: { baseRevision: 999, app: { header: "Overwritten?" } },
+    }),
+    expect: ownerOfAppA(409),
+  },
+  {
+    file: "app/api/apps/[appId]/route.ts",
+    method: "DELETE",
+    who: "the app's owner and admins",
+    request: (w, actor) => {
+      const app = ["builderA", "admin"].includes(actor) ? w.spareApps.pop()! : w.spareApps[0]!;
+      return { path: `/api/apps/${app.id}`, params: { appId: app.id } };
+    },
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/style/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (a stale revision here: 409)",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/style`,
+      params: { appId: w.appA.id },
+      body: { baseRevision: 999, appStyle: { styleName: "dark" } },
+    }),
+    expect: ownerOfAppA(409),
+  },
+  {
+    file: "app/api/apps/[appId]/settings/route.ts",
+    method: "POST",
+    who: "the app's owner on a paid plan, and admins (builder A is on lite: 403; admin: stale revision 409)",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/settings`,
+      params: { appId: w.appA.id },
+      body: { baseRevision: 999, appSettings: { dailyUserLimit: 5 } },
+    }),
+    expect: { ...ownerOfAppA(409), builderA: 403 },
+  },
+  {
+    file: "app/api/apps/[appId]/settings/claimInvitation/route.ts",
+    method: "GET",
+    who: "admins (app A is not claimable: 400)",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/settings/claimInvitation`,
+      params: { appId: w.appA.id },
+    }),
+    expect: adminsOnly(400),
+  },
+  {
+    file: "app/api/apps/[appId]/status/route.ts",
+    method: "POST",
+    who: "the app's owner and admins",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/status`,
+      params: { appId: w.appA.id },
+      body: { status: "active" },
+    }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/tools/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (a path with spaces here: 400)",
+    request: (w) => ({
+      path: `/api/apps/${w.genAppA.id}/tools`,
+      params: { appId: w.genAppA.id },
+      body: { title: "New", path: "not a path" },
+    }),
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/apps/[appId]/tools/order/route.ts",
+    method: "PUT",
+    who: "the app's owner and admins (an incomplete order here: 400)",
+    request: (w) => ({
+      path: `/api/apps/${w.genAppA.id}/tools/order`,
+      params: { appId: w.genAppA.id },
+      body: { toolIds: [] },
+    }),
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/apps/[appId]/tools/[toolId]/route.ts",
+    method: "PATCH",
+    who: "the app's owner and admins (a stale revision here: 409)",
+    request: (w) => ({
+      path: `/api/apps/${w.genAppA.id}/tools/${w.toolA.id}`,
+      params: { appId: w.genAppA.id, toolId: w.toolA.id },
+      body: { baseRevision: 999, tool: { title: "Overwritten?" } },
+    }),
+    expect: ownerOfAppA(409),
+  },
+  {
+    file: "app/api/apps/[appId]/tools/[toolId]/route.ts",
+    method: "DELETE",
+    who: "the app's owner and admins",
+    request: (w, actor) => {
+      const tool = ["builderA", "admin"].includes(actor) ? w.spareTools.pop()! : w.spareTools[0]!;
+      return {
+        path: `/api/apps/${w.genAppA.id}/tools/${tool.id}`,
+        params: { appId: w.genAppA.id, toolId: tool.id },
+      };
+    },
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/uploads/route.ts",
+    method: "POST",
+    who: "the app's owner and admins; the body here is no image (400), and nothing is stored",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/uploads?kind=logo`,
+      params: { appId: w.appA.id },
+      body: {},
+    }),
+    expect: ownerOfAppA(400),
+    check: (res, actor) => {
+      if (actor === "builderA" || actor === "admin")
+        expect((res.json as { error: { message: string } }).error.message).toBe(messages.uploadFailed);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/uploads/[uploadId]/route.ts",
+    method: "DELETE",
+    who: "the app's owner and admins (no such upload here: 'File not found'; to others no such app)",
+    request: (w) => {
+      const uploadId = crypto.randomUUID();
+      return { path: `/api/apps/${w.appA.id}/uploads/${uploadId}`, params: { appId: w.appA.id, uploadId } };
+    },
+    expect: ownerOfAppA(404),
+    check: (res, actor) => {
+      const message = (res.json as { error: { message: string } }).error.message;
+      if (actor === "builderA" || actor === "admin") expect(message).toBe(messages.fileNotFound);
+      if (actor === "builderB") expect(message).toBe(messages.appNotFound);
+    },
+  },
   // A bare benchmark baseline that bypasses route(); inert (404) unless BENCH_ROUTES=1.
   {
     file: "app/api/bench/baseline/route.ts",
@@ -153,6 +359,17 @@ export const rows: Row[] = [
     who: "nobody unless the server runs with BENCH_ROUTES=1",
     request: (w, actor) => ({
       path: `/api/bench/baseline?id=${actor === "anonymous" ? w.actors.builderA.user.id : w.actors[actor].user.id}`,
+    }),
+    expect: everyone(404),
+  },
+  // The bare baseline of the app-save benchmark; inert (404) unless BENCH_ROUTES=1.
+  {
+    file: "app/api/bench/save-baseline/route.ts",
+    method: "PATCH",
+    who: "nobody unless the server runs with BENCH_ROUTES=1",
+    request: (w) => ({
+      path: `/api/bench/save-baseline?id=${w.appA.id}`,
+      body: { baseRevision: w.appA.revision, app: { description: "matrix" } },
     }),
     expect: everyone(404),
   },
@@ -171,11 +388,31 @@ export const rows: Row[] = [
     expect: buildersOnly(400),
   },
   {
+    file: "app/api/builder/magicCreate/route.ts",
+    method: "POST",
+    who: "builders; with an appId, its editors only. 'input' is refused (400) before any model call, configured or not",
+    request: (w) => ({
+      path: "/api/builder/magicCreate",
+      body: { input: "input", magicType: "field", prompt: "", appId: w.appA.id },
+    }),
+    expect: ownerOfAppA(400),
+  },
+  {
     file: "app/api/dev/outbox/route.ts",
     method: "GET",
     who: "anybody outside production; 404 in production",
     request: () => ({ path: "/api/dev/outbox?to=nobody@example.com" }),
     expect: everyone("2xx"),
+  },
+  {
+    file: "app/api/files/[...key]/route.ts",
+    method: "GET",
+    who: "anybody: uploaded images are public (published apps show their logos); an unknown key is not found",
+    request: (w) => {
+      const key = `accounts/${w.actors.builderA.account.accountId}/apps/${w.appA.id}/logo/${crypto.randomUUID()}.png`;
+      return { path: `/api/files/${key}`, params: { key: key.split("/") } };
+    },
+    expect: everyone(404),
   },
   {
     file: "app/api/identity/change-password/route.ts",
@@ -357,6 +594,25 @@ export const rows: Row[] = [
       body: { email: uniqueEmail(), otp: "000000" },
     }),
     expect: everyone(400),
+  },
+  {
+    file: "app/api/models/route.ts",
+    method: "GET",
+    who: "builders: the model dropdown (the provider's list, or the built-in one)",
+    request: () => ({ path: "/api/models" }),
+    expect: buildersOnly(),
+    check: (res, actor) => {
+      if (!["builderA", "builderB", "admin"].includes(actor)) return;
+      const body = res.json as { models: { id: string }[]; defaultModel: string };
+      expect(body.models[0]?.id).toBe(body.defaultModel);
+    },
+  },
+  {
+    file: "app/api/openapi.json/route.ts",
+    method: "GET",
+    who: "anybody: the API's description",
+    request: () => ({ path: "/api/openapi.json" }),
+    expect: everyone("2xx"),
   },
   {
     file: "app/api/webhooks/stripe/route.ts",

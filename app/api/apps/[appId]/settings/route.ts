@@ -1,0 +1,15 @@
+import { route } from "@/lib/api/route";
+import { saveSettings } from "@/lib/apps/save-style-settings";
+import { AppIdParams, SaveSettingsBody } from "@/lib/apps/schemas";
+
+// POST /api/apps/{appId}/settings - save the app settings (its own record and revision)
+export const POST = route(
+  {
+    auth: "builder",
+    params: AppIdParams,
+    app: "edit",
+    body: SaveSettingsBody,
+    summary: "Save the app settings",
+  },
+  ({ session, app, body }) => saveSettings(session, app, body),
+);

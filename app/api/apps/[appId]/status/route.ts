@@ -1,0 +1,15 @@
+import { route } from "@/lib/api/route";
+import { setPublished } from "@/lib/apps/publish";
+import { AppIdParams, PublishBody } from "@/lib/apps/schemas";
+
+// POST /api/apps/{appId}/status - publish (active) or unpublish (draft)
+export const POST = route(
+  {
+    auth: "builder",
+    params: AppIdParams,
+    app: "edit",
+    body: PublishBody,
+    summary: "Publish or unpublish an app",
+  },
+  ({ app, body }) => setPublished(app, body.status),
+);

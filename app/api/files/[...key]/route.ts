@@ -1,0 +1,9 @@
+import { route } from "@/lib/api/route";
+import { FileParams } from "@/lib/uploads/schemas";
+import { serveUploadedFile } from "@/lib/uploads/serve-file";
+
+// GET /api/files/{...key} - an uploaded image, to anybody (published apps show their logos)
+export const GET = route(
+  { auth: "public", params: FileParams, summary: "An uploaded image, served as an image only" },
+  ({ req, params }) => serveUploadedFile(req, params.key.join("/")),
+);

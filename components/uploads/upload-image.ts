@@ -1,0 +1,106 @@
+"use client";
+
+import { ApiError, apiFetch } from "@/components/auth/api-client";
+import { getBearerToken } from "@/components/auth/token-store";
+import { IMAGE_MAX_BYTES } from "@/lib/constants";
+import { messages } from "@/lib/messages";
+import { UploadAnswer, type UploadKind } from "@/lib/uploads/schemas";
+
+/** A refused or failed upload; `message` is the one to show (spec 2 §8). */
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    /** The server's status; 0 when refused before sending or when the network failed. */
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "UploadError";
+  }
+}
+
+/**
+ * The message of a file refused before it is sent, or null: the server checks the same again,
+ * by content (a PNG named .txt passes there; here a declared non-image type is refused at once).
+ */
+export function checkImageFile(file: { size: number; type: string }): string | null {
+  if (file.size >= IMAGE_MAX_BYTES) return messages.fileTooLarge;
+  if (file.type && !file.type.startsWith("image/")) return messages.uploadFailed;
+  return null;
+}
+
+/**
+ * The message of a failed upload answer: the server's (the spec's wording, or a storage
+ * error as-is), but the spec's retry sentence when there is nothing better to say.
+ */
+export function uploadErrorMessage(status: number, body: unknown): string {
+  if (status === 413) return messages.fileTooLarge;
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  if (status === 0 || typeof error?.message !== "string" || error.code === "INTERNAL") {
+    return messages.uploadFailedRetry;
+  }
+  return error.message;
+}
+
+/** The percent of an upload's progress event (0-100), or null when the total is unknown. */
+export function progressPercent(loaded: number, total: number): number | null {
+  if (!total) return null;
+  return Math.max(0, Math.min(100, Math.round((loaded / total) * 100)));
+}
+
+/**
+ * Uploads an image of an app: POST /api/apps/{appId}/uploads with the file's bytes as the body.
+ * XMLHttpRequest rather than fetch, because only it reports upload progress. Resolves with the
+ * stored image (its `file_url` is what the app keeps); rejects with an UploadError.
+ */
+export function uploadImage(
+  appId: string,
+  file: File,
+  target: { kind: UploadKind; toolId?: string },
+  onProgress?: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<UploadAnswer> {
+  const refused = checkImageFile(file);
+  if (refused) return Promise.reject(new UploadError(refused, 0));
+  const query = new URLSearchParams({ kind: target.kind });
+  if (target.toolId) query.set("toolId", target.toolId);
+
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/apps/${encodeURIComponent(appId)}/uploads?${query}`);
+    const token = getBearerToken();
+    if (token) xhr.setRequestHeader("authorization", `Bearer ${token}`);
+    xhr.upload.onprogress = (e) => {
+      const percent = e.lengthComputable ? progressPercent(e.loaded, e.total) : null;
+      if (percent !== null) onProgress?.(percent);
+    };
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {}
+      const ok = xhr.status >= 200 && xhr.status < 300 ? UploadAnswer.safeParse(body) : null;
+      if (ok?.success) resolve(ok.data);
+      else reject(new UploadError(uploadErrorMessage(ok ? 0 : xhr.status, body), xhr.status));
+    };
+    xhr.onerror = () => reject(new UploadError(messages.uploadFailedRetry, 0));
+    xhr.onabort = () => reject(new DOMException("The upload was cancelled", "AbortError"));
+    if (signal?.aborted) return reject(new DOMException("The upload was cancelled", "AbortError"));
+    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}
+
+/**
+ * Deletes an uploaded image from storage (spec 2 §7: "Removal also goes to storage"). One that
+ * is already gone counts as deleted.
+ */
+export async function deleteUploadedImage(appId: string, uploadId: string): Promise<void> {
+  try {
+    await apiFetch(`/api/apps/${encodeURIComponent(appId)}/uploads/${encodeURIComponent(uploadId)}`, {
+      method: "DELETE",
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404 && err.message === messages.fileNotFound) return;
+    throw err;
+  }
+}

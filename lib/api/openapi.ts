@@ -1,0 +1,513 @@
+import "server-only";
+import { z } from "zod";
+import { sessionCookieName } from "@/lib/auth/session-token";
+import { logError } from "@/lib/log";
+import pkg from "@/package.json";
+import { type ApiRoute, apiRoutes, openApiRoute } from "./api-routes.generated";
+import { BODY_CAPS } from "./body-caps";
+import { type AuthMode, ROUTE_META, type RouteMeta } from "./route";
+
+// The OpenAPI 3.1 document of /api (GET /api/openapi.json). Every operation is read from the
+// route modules themselves: the options their route() wrapper validates with (ROUTE_META), their
+// zod schemas converted with zod's own z.toJSONSchema. Nothing here restates a route's input,
+// so the document cannot drift from the code. The list of modules is generated from the files
+// (scripts/api-routes.ts), as Next bundles route handlers statically.
+
+type JsonSchema = Record<string, unknown>;
+type Operation = Record<string, unknown>;
+export type OpenApiDocument = {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, unknown>>;
+  tags: { name: string }[];
+};
+
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+/** Route files deliberately left out of the document, and why. */
+export const EXCLUDED_ROUTES: Record<string, string> = {
+  "app/api/bench/baseline/route.ts":
+    "GET /api/bench/baseline: the bare baseline handler of `npm run bench`; it answers 404 unless the server runs with BENCH_ROUTES=1",
+  "app/api/bench/save-baseline/route.ts":
+    "PATCH /api/bench/save-baseline: the bare app-save baseline of `npm run bench`; it answers 404 unless the server runs with BENCH_ROUTES=1",
+};
+
+const AUTHJS_FILE = "app/api/auth/[...nextauth]/route.ts";
+
+const WHO: Record<AuthMode, string> = {
+  public: "anybody (a session is read when one is sent).",
+  user: "any signed-in user: a builder, or an end user of a published app.",
+  builder: "a signed-in builder of the platform whose email address is verified (not an end user of an app).",
+  admin: "a signed-in builder whose account is an admin.",
+};
+
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+const errorResponse = (description: string) => ({ description, content: errorContent });
+const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+const COMPONENTS = {
+  schemas: {
+    Error: {
+      type: "object",
+      description: "Every error answer (lib/api/errors.ts). Some carry more fields beside `error`.",
+      required: ["error"],
+      properties: {
+        error: {
+          type: "object",
+          required: ["code", "message"],
+          properties: {
+            code: {
+              type: "string",
+              description: "Machine-readable, e.g. INVALID_INPUT, auth/invalid-credential",
+            },
+            message: { type: "string", description: "The message to show the user" },
+            issues: {
+              type: "array",
+              description: "What was wrong with the input (INVALID_INPUT)",
+              items: {
+                type: "object",
+                required: ["path", "message"],
+                properties: { path: { type: "string" }, message: { type: "string" } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  responses: {
+    BadRequest: errorResponse(
+      "The input is not valid (INVALID_INPUT lists the issues), or the request was refused",
+    ),
+    Unauthenticated: errorResponse("No session, or it has ended"),
+    Forbidden: errorResponse("The session may not call this route"),
+    NotFound: errorResponse("No such app, or not one the caller may edit"),
+    PayloadTooLarge: errorResponse("The body is over this route's size limit"),
+    Error: errorResponse(
+      "Any other error, e.g. 409 when a save lost to another, 429 when rate limited, 503 when a service is not configured",
+    ),
+  },
+};
+
+function securitySchemes() {
+  return {
+    bearerAuth: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT",
+      description:
+        "A token from POST /api/identity/sign-in-with-password, renewed with POST /api/identity/token before it expires (an hour)",
+    },
+    sessionCookie: {
+      type: "apiKey",
+      in: "cookie",
+      name: sessionCookieName(),
+      description: "The session cookie set by signing in on the site",
+    },
+  };
+}
+
+const SECURITY = [{ bearerAuth: [] }, { sessionCookie: [] }];
+
+/** The result of building: the document, and what could not be described (empty when all is well). */
+export type OpenApiBuild = { document: OpenApiDocument; problems: string[] };
+
+type Source = ApiRoute;
+
+/** The registry's routes, and the document's own route with the module it hands over. */
+export function openApiSources(selfModule?: object): Source[] {
+  const self = openApiRoute && selfModule ? [{ ...openApiRoute, load: async () => selfModule }] : [];
+  return [...apiRoutes, ...self];
+}
+
+let cached: Promise<OpenApiDocument> | undefined;
+
+/** The document, built on the first call and kept: route modules do not change while a server runs. */
+export function openApiDocument(selfModule: object): Promise<OpenApiDocument> {
+  if (!cached) {
+    cached = buildOpenApi(openApiSources(selfModule)).then(({ document, problems }) => {
+      if (problems.length) logError("openapi: some routes could not be described", { problems });
+      return document;
+    });
+    // A failed build is not kept: the next call tries again.
+    cached.catch(() => {
+      cached = undefined;
+    });
+  }
+  return cached;
+}
+
+export async function buildOpenApi(sources: Source[]): Promise<OpenApiBuild> {
+  const problems: string[] = [];
+  const schemas = new SchemaStore(problems);
+  const paths: OpenApiDocument["paths"] = {};
+  const operationIds = new Set<string>();
+  const excluded: string[] = [];
+
+  for (const source of sources) {
+    if (EXCLUDED_ROUTES[source.file]) {
+      excluded.push(EXCLUDED_ROUTES[source.file]!);
+      continue;
+    }
+    let mod: Record<string, unknown>;
+    try {
+      mod = (await source.load()) as Record<string, unknown>;
+    } catch (err) {
+      problems.push(`${source.file}: cannot be imported (${(err as Error).message})`);
+      continue;
+    }
+    for (const method of HTTP_METHODS) {
+      const handler = mod[method];
+      if (typeof handler !== "function") continue;
+      const meta = (handler as { [ROUTE_META]?: RouteMeta })[ROUTE_META];
+      const where = `${method} ${source.path} (${source.file})`;
+      let op: Operation;
+      if (meta) op = routeOperation(meta, method, source, schemas, where);
+      else if (source.file === AUTHJS_FILE) op = authJsOperation(method, source.path);
+      else {
+        problems.push(`${where}: not wrapped in route(), and not described by hand in lib/api/openapi.ts`);
+        op = {
+          summary: `${method} ${source.path}`,
+          tags: [tagOf(source.path)],
+          responses: { default: ref("Error") },
+        };
+      }
+      op.operationId = uniqueId(operationId(method, source.path), operationIds);
+      op.parameters = [...pathParameters(source.path, op.parameters as Param[] | undefined)];
+      if ((op.parameters as Param[]).length === 0) delete op.parameters;
+      paths[source.path] = { ...paths[source.path], [method.toLowerCase()]: order(op) };
+    }
+  }
+
+  const sortedPaths = Object.fromEntries(
+    Object.keys(paths)
+      .sort()
+      .map((p) => [p, paths[p]!]),
+  );
+  const tags = [
+    ...new Set(
+      Object.values(sortedPaths).flatMap((ops) =>
+        Object.values(ops).flatMap((o) => (o.tags as string[] | undefined) ?? []),
+      ),
+    ),
+  ];
+  const document: OpenApiDocument = {
+    openapi: "3.1.0",
+    info: { title: pkg.name, version: pkg.version, description: infoDescription(excluded) },
+    paths: sortedPaths,
+    components: {
+      schemas: { ...COMPONENTS.schemas, ...schemas.components },
+      responses: COMPONENTS.responses,
+      securitySchemes: securitySchemes(),
+    },
+    tags: tags.sort().map((name) => ({ name })),
+  };
+  return { document, problems };
+}
+
+function infoDescription(excluded: string[]): string {
+  return [
+    "Every route under /api, read from the zod schemas its handler validates with.",
+    "",
+    "Authentication: send `Authorization: Bearer <token>`; POST /api/identity/sign-in-with-password answers a token " +
+      "for an email and password, and POST /api/identity/token a fresh one before it expires (an hour). The session " +
+      "cookie of the site is accepted as well; a request it authenticates must come from the site itself.",
+    "",
+    "Errors answer `{ error: { code, message } }` (components.schemas.Error) with their HTTP status.",
+    ...(excluded.length ? ["", "Not described here, deliberately:", ...excluded.map((e) => `- ${e}`)] : []),
+  ].join("\n");
+}
+
+type Param = {
+  name: string;
+  in: "path" | "query";
+  required?: boolean;
+  schema: JsonSchema;
+  [k: string]: unknown;
+};
+
+function routeOperation(
+  meta: RouteMeta,
+  method: string,
+  source: Source,
+  schemas: SchemaStore,
+  where: string,
+): Operation {
+  const base = operationId(method, source.path);
+  const parameters: Param[] = [];
+  if (meta.params) {
+    parameters.push(
+      ...objectParameters(schemas.convert(meta.params, `${base}Params`, `${where} params`), "path"),
+    );
+  }
+  if (meta.query) {
+    parameters.push(
+      ...objectParameters(schemas.convert(meta.query, `${base}Query`, `${where} query`), "query"),
+    );
+  }
+  const cap = BODY_CAPS[meta.cap ?? "json"];
+  let requestBody: Record<string, unknown> | undefined;
+  if (meta.body) {
+    const { schema, root } = schemas.convert(meta.body, `${base}Body`, `${where} body`);
+    requestBody = {
+      required: Array.isArray(root.required) && root.required.length > 0,
+      description: `JSON, at most ${cap} bytes`,
+      content: { "application/json": { schema } },
+    };
+  } else if (meta.raw) {
+    requestBody = {
+      required: true,
+      description: `The body's bytes, read unparsed (e.g. a signed payload), at most ${cap} bytes`,
+      content: { "application/octet-stream": {} },
+    };
+  }
+  const hasInput = Boolean(meta.params || meta.query || meta.body || meta.raw);
+  const responses: Record<string, unknown> = {
+    200: { description: "Success", content: { "application/json": { schema: {} } } },
+    ...(hasInput ? { 400: ref("BadRequest") } : {}),
+    ...(meta.auth !== "public" ? { 401: ref("Unauthenticated"), 403: ref("Forbidden") } : {}),
+    ...(meta.app ? { 404: ref("NotFound") } : {}),
+    ...(requestBody ? { 413: ref("PayloadTooLarge") } : {}),
+    default: ref("Error"),
+  };
+  const docs = source.docs[method];
+  const who = [
+    `Who may call: ${WHO[meta.auth]}`,
+    ...(meta.app
+      ? [
+          "The app of the path must be the caller's own (or the caller an admin); for anybody else it does not exist (404).",
+        ]
+      : []),
+  ].join(" ");
+  return {
+    summary: meta.summary ?? docs?.summary ?? `${method} ${source.path}`,
+    description: [docs?.description, who].filter(Boolean).join("\n\n"),
+    tags: [tagOf(source.path)],
+    "x-auth": meta.auth,
+    ...(meta.auth !== "public" ? { security: SECURITY } : {}),
+    parameters,
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  };
+}
+
+// Auth.js's catch-all does not use route(): described by hand. API clients need none of it
+// (the /api/identity routes answer bearer tokens); the site's pages use it to sign in.
+function authJsOperation(method: string, path: string): Operation {
+  const docs: Record<string, { summary: string; description: string }> = {
+    GET: {
+      summary: "Auth.js endpoints: session, CSRF token, providers, Google's callback",
+      description:
+        "Handled by Auth.js (next-auth v5), not by the route wrapper. `{nextauth}` is the Auth.js action: " +
+        "`session` (the session of the cookie, as JSON, or null), `csrf` (the token its POSTs need), `providers`, " +
+        "`callback/google` (where Google sends the browser back), `signin`, `signout`, `error`. " +
+        "The cookie is read; a bearer token is not.",
+    },
+    POST: {
+      summary: "Auth.js endpoints: sign in with a provider, sign out",
+      description:
+        "Handled by Auth.js (next-auth v5), not by the route wrapper. `{nextauth}` is the Auth.js action: " +
+        "`callback/password` (email, password), `callback/token` (a one-time customToken), `signin/google`, `signout`. " +
+        "Form posts carrying the `csrfToken` of GET /api/auth/csrf; answers are redirects that set or clear the session cookie.",
+    },
+  };
+  const d = docs[method] ?? {
+    summary: `Auth.js: ${method} ${path}`,
+    description: "Handled by Auth.js (next-auth v5).",
+  };
+  return {
+    summary: d.summary,
+    description: d.description,
+    tags: [tagOf(path)],
+    "x-auth": "public",
+    parameters: [
+      {
+        name: "nextauth",
+        in: "path",
+        required: true,
+        description: "The Auth.js action and its arguments, e.g. `session` or `callback/google`",
+        schema: { type: "string" },
+      },
+    ],
+    ...(method === "POST"
+      ? {
+          requestBody: {
+            required: true,
+            description: `A form post, at most ${BODY_CAPS.authForm} bytes`,
+            content: {
+              "application/x-www-form-urlencoded": {
+                schema: {
+                  type: "object",
+                  properties: { csrfToken: { type: "string" } },
+                  required: ["csrfToken"],
+                },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      200: { description: "JSON (session, csrf, providers) or a page" },
+      302: { description: "A redirect (sign-in, callbacks, sign-out; errors go to /login?error=...)" },
+      ...(method === "POST" ? { 413: ref("PayloadTooLarge") } : {}),
+      default: ref("Error"),
+    },
+  };
+}
+
+/** Each property of an object schema as a parameter; any other shape as one form-style parameter. */
+function objectParameters({ root }: { root: JsonSchema }, where: "path" | "query"): Param[] {
+  const properties = root.properties as Record<string, JsonSchema> | undefined;
+  if (root.type !== "object" || !properties) {
+    // Not an object with named fields (a union, say): its fields ride as separate query parameters.
+    return where === "query"
+      ? [{ name: "query", in: "query", style: "form", explode: true, schema: root }]
+      : [];
+  }
+  const required = new Set(Array.isArray(root.required) ? (root.required as string[]) : []);
+  return Object.entries(properties).map(([name, schema]) => {
+    // A catch-all (`[...name]`) is validated as the list of its segments; in the URL it is text.
+    const catchAll = where === "path" && schema.type === "array";
+    const description = catchAll
+      ? "The rest of the path: one or more segments separated by /"
+      : (schema.description as string | undefined);
+    return {
+      name,
+      in: where,
+      // A path parameter is always present (OpenAPI requires `required: true`).
+      required: where === "path" || required.has(name),
+      ...(description ? { description } : {}),
+      schema: catchAll ? { type: "string" } : schema,
+    };
+  });
+}
+
+/** Every `{name}` of the URL, declared once, in URL order; the route's schema where it has one. */
+function pathParameters(path: string, declared: Param[] = []): Param[] {
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const fromPath = names.map(
+    (name) =>
+      declared.find((p) => p.in === "path" && p.name === name) ?? {
+        name,
+        in: "path" as const,
+        required: true,
+        schema: { type: "string" },
+      },
+  );
+  return [...fromPath, ...declared.filter((p) => p.in !== "path")];
+}
+
+function tagOf(path: string): string {
+  return (path.split("/")[2] ?? "api").replace(/\.\w+$/, "");
+}
+
+function operationId(method: string, path: string): string {
+  const words = path
+    .split("/")
+    .filter((s) => s && s !== "api")
+    .flatMap((s) => {
+      const param = /^\{(.+)\}$/.exec(s);
+      return (param ? `by ${param[1]}` : s).split(/[^A-Za-z0-9]+/);
+    })
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+  return method.toLowerCase() + words.join("");
+}
+
+function uniqueId(id: string, taken: Set<string>): string {
+  let candidate = id;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${id}${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+// Operation fields in the order the specification lists them, for a readable document.
+const FIELD_ORDER = [
+  "operationId",
+  "summary",
+  "description",
+  "tags",
+  "x-auth",
+  "security",
+  "parameters",
+  "requestBody",
+];
+function order(op: Operation): Operation {
+  const keys = Object.keys(op).sort((a, b) => rank(a) - rank(b));
+  return Object.fromEntries(keys.map((k) => [k, op[k]]));
+}
+const rank = (k: string) => (FIELD_ORDER.includes(k) ? FIELD_ORDER.indexOf(k) : FIELD_ORDER.length);
+
+/**
+ * Converts zod schemas to the JSON Schema of OpenAPI 3.1 (draft 2020-12) and keeps what they
+ * share: definitions zod emits (`$defs`: recursive parts, schemas with a registered `id`) become
+ * components.schemas, and their `$ref`s point there, as a reference inside the document resolves
+ * from the document's root. The input side is converted (what a client sends: before transforms
+ * and defaults); what JSON Schema cannot say (a transform's function, a date object) becomes `{}`,
+ * so no schema can break the document. A schema zod still refuses is reported and left open.
+ */
+class SchemaStore {
+  readonly components: Record<string, JsonSchema> = {};
+
+  constructor(private readonly problems: string[]) {}
+
+  /** `schema`: what to put in the document (a $ref when the root refers to itself); `root`: the schema itself. */
+  convert(zodSchema: z.ZodType, name: string, where: string): { schema: JsonSchema; root: JsonSchema } {
+    let json: JsonSchema;
+    try {
+      json = z.toJSONSchema(zodSchema, {
+        target: "draft-2020-12",
+        io: "input",
+        unrepresentable: "any",
+      }) as JsonSchema;
+    } catch (err) {
+      this.problems.push(`${where}: zod cannot convert it to JSON Schema (${(err as Error).message})`);
+      return { schema: {}, root: {} };
+    }
+    const { $schema: _dialect, $defs, ...root } = json;
+    const defs = ($defs ?? {}) as Record<string, JsonSchema>;
+    const rootName = this.freeName(name);
+    const names = new Map<string, string>();
+    for (const [id, def] of Object.entries(defs)) names.set(id, this.nameFor(id, def, name));
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (!node || typeof node !== "object") return node;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(node)) {
+        if (k === "$ref" && typeof v === "string") {
+          if (v === "#") out[k] = `#/components/schemas/${rootName}`;
+          else if (v.startsWith("#/$defs/"))
+            out[k] = `#/components/schemas/${names.get(v.slice(8)) ?? v.slice(8)}`;
+          else out[k] = v;
+        } else out[k] = rewrite(v);
+      }
+      return out;
+    };
+    for (const [id, def] of Object.entries(defs))
+      this.components[names.get(id)!] = rewrite(def) as JsonSchema;
+    const rewritten = rewrite(root) as JsonSchema;
+    if (JSON.stringify(root).includes('"$ref":"#"')) {
+      // The root refers to itself: it becomes a component, and the document refers to it.
+      this.components[rootName] = rewritten;
+      return { schema: { $ref: `#/components/schemas/${rootName}` }, root: rewritten };
+    }
+    return { schema: rewritten, root: rewritten };
+  }
+
+  // A registered id keeps its name when it is free, or already holds the same schema.
+  private nameFor(id: string, def: JsonSchema, owner: string): string {
+    const clean = id.replace(/[^A-Za-z0-9._-]/g, "_");
+    if (!clean.startsWith("__")) {
+      const existing = this.components[clean];
+      if (!existing || JSON.stringify(existing) === JSON.stringify(def)) return clean;
+    }
+    return this.freeName(`${owner}_${clean.replace(/^_+/, "")}`);
+  }
+
+  private freeName(name: string): string {
+    let candidate = name;
+    for (let n = 2; this.components[candidate] || candidate === "Error"; n++) candidate = `${name}${n}`;
+    return candidate;
+  }
+}

@@ -1,0 +1,25 @@
+import "server-only";
+import { findAppById } from "@/db/queries/apps";
+import type { App } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import type { Session } from "@/lib/auth/session";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (id: string) => UUID.test(id);
+
+/** Whether the caller may edit the app: its owner, or an admin ("admins get deeper controls"). */
+export function canEditApp(session: Pick<Session, "account">, app: Pick<App, "ownerAccountId">): boolean {
+  const account = session.account;
+  return !!account && (account.accountId === app.ownerAccountId || account.isAdmin);
+}
+
+/**
+ * The app a builder edits. Anybody but its owner or an admin gets the same 404 as for an app
+ * that does not exist, so an id tells a stranger nothing.
+ */
+export async function loadEditableApp(session: Session | null, appId: string | undefined): Promise<App> {
+  const app = appId && isUuid(appId) ? await findAppById(appId) : undefined;
+  if (!app || !session || !canEditApp(session, app)) throw new AppError("NOT_FOUND", "appNotFound");
+  return app;
+}

@@ -1,0 +1,74 @@
+import "server-only";
+import { findAccountById } from "@/db/queries/accounts";
+import { findAppSettings, findAppStyle, listTools } from "@/db/queries/apps";
+import type { App, Tool } from "@/db/schema";
+import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { AppContent, AppSettings, AppStyle, ToolContent } from "./schemas";
+import { presetStyle } from "./style-presets";
+
+// What the editor gets for an app: its content, style, settings and tools, each with the
+// revision a save must name, read back through the schemas (defaults filled in).
+
+export type ToolView = ReturnType<typeof toolView>;
+
+export function toolView(tool: Tool) {
+  return {
+    toolId: tool.id,
+    title: tool.title,
+    path: tool.path,
+    imageUrl: tool.imageUrl,
+    status: tool.status,
+    position: tool.position,
+    revision: tool.revision,
+    content: ToolContent.parse(tool.content),
+    updatedAt: tool.updatedAt.toISOString(),
+  };
+}
+
+export function appView(app: App) {
+  return {
+    appId: app.id,
+    appType: app.type,
+    status: app.status,
+    revision: app.revision,
+    app: AppContent.parse(app.content),
+    updatedAt: app.updatedAt.toISOString(),
+  };
+}
+
+export async function loadStyle(appId: string) {
+  const row = await findAppStyle(appId);
+  return { revision: row?.revision ?? 0, appStyle: AppStyle.parse(row?.style ?? presetStyle("light")) };
+}
+
+export async function loadSettings(appId: string) {
+  const row = await findAppSettings(appId);
+  return { revision: row?.revision ?? 0, appSettings: AppSettings.parse(row?.settings ?? {}) };
+}
+
+/** The plan the app's limits come from: its owner's (an admin editing it does not lift them). */
+export async function ownerCapabilities(app: Pick<App, "ownerAccountId">) {
+  const owner = await findAccountById(app.ownerAccountId);
+  return { plan: owner?.plan ?? "lite", caps: getPlanCapabilities(owner?.plan ?? "lite") };
+}
+
+/** GET /api/apps/{appId}: everything the editor shows. */
+export async function loadEditorApp(app: App) {
+  const [style, settings, tools, owner] = await Promise.all([
+    loadStyle(app.id),
+    loadSettings(app.id),
+    listTools(app.id),
+    ownerCapabilities(app),
+  ]);
+  return {
+    ...appView(app),
+    style,
+    settings,
+    tools: tools.map(toolView),
+    ownerPlan: owner.plan,
+    /** Whether the watermark shows on the public page: the style's switch, else the plan's default. */
+    watermarkHidden: style.appStyle.hideBuildAI ?? owner.caps.hideWatermarkByDefault,
+  };
+}
+
+export type EditorApp = Awaited<ReturnType<typeof loadEditorApp>>;

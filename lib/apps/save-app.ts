@@ -1,0 +1,54 @@
+import "server-only";
+import { findAppById, updateAppContentAt } from "@/db/queries/apps";
+import type { App } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import type { Session } from "@/lib/auth/session";
+import { appView, loadSettings, ownerCapabilities } from "./editor-app";
+import { checkContent, type FieldRuleContext, normalizeField, type RuleError } from "./field-rules";
+import { AppContent, type AppContentPatch, type SaveAppBody } from "./schemas";
+
+/** The rule context of an app being edited by this caller. */
+export async function fieldRuleContext(session: Session, app: App): Promise<FieldRuleContext> {
+  const [{ caps }, { appSettings }] = await Promise.all([ownerCapabilities(app), loadSettings(app.id)]);
+  return {
+    isAdmin: session.account?.isAdmin ?? false,
+    maxCustomFields: caps.maxCustomFields,
+    photoFields: caps.photoFields,
+    isSignupEnabled: appSettings.isSignupEnabled,
+    aiQueryMethod: appSettings.aiQueryMethod,
+  };
+}
+
+export const ruleFailure = (error: RuleError) =>
+  new AppError("BAD_REQUEST", error.vars ? { key: error.key, vars: error.vars } : error.key, "RULE");
+
+/** Merges a partial save into content, checks every field rule, and fills the derived values. */
+export function applyContentPatch(
+  current: AppContent,
+  patch: AppContentPatch,
+  ctx: FieldRuleContext,
+): AppContent {
+  const next = AppContent.parse({ ...current, ...patch });
+  const broken = checkContent(next, current, ctx);
+  if (broken) throw ruleFailure(broken);
+  return { ...next, fields: next.fields.map((f) => normalizeField(f, ctx)) };
+}
+
+/**
+ * PATCH /api/apps/{appId}: a partial save based on a revision. When somebody saved in between
+ * (another tab, another admin), nothing is written and the answer (409) carries the current
+ * version, so the editor can show both and let the builder choose.
+ */
+export async function saveApp(session: Session, app: App, body: SaveAppBody) {
+  if (body.baseRevision !== app.revision) throw conflict(app);
+  const ctx = await fieldRuleContext(session, app);
+  const content = applyContentPatch(AppContent.parse(app.content), body.app, ctx);
+  const saved = await updateAppContentAt(app.id, body.baseRevision, { content, header: content.header });
+  if (!saved) throw conflict((await findAppById(app.id)) ?? app);
+  return appView(saved);
+}
+
+function conflict(app: App) {
+  // The app as it is now: re-read by the caller's next GET if this copy is already stale.
+  return new AppError("CONFLICT", "saveConflict", "REVISION_CONFLICT", { current: appView(app) });
+}

@@ -1,0 +1,244 @@
+import { z } from "zod";
+import {
+  APP_BUILDER_VERSION,
+  APP_TEXT_MAX,
+  CUSTOM_DOMAIN_MAX,
+  EXAMPLES_MAX,
+  FIELD_INSTRUCTIONS_MAX,
+  FIELD_LABEL_MAX,
+  FIELD_NAME_MAX,
+  FIELD_OPTIONS_MAX,
+  FIELDS_HARD_MAX,
+  INSTRUCTIONS_MAX,
+  OPTION_LABEL_MAX,
+  STEP_ID_LENGTH,
+  TEMPLATE_CATEGORY_MAX,
+  TOOL_PATH_MAX,
+  URL_MAX,
+} from "@/lib/constants";
+
+// The shapes of an app's editable parts, shared by the routes (validation), the editor (types,
+// inline checks) and the tests. Saved content is stored as jsonb and read back through these.
+
+/**
+ * The schema of a partial save: every key optional and, unlike zod's .partial(), no defaults
+ * filled in, so a save changes only the keys it names. Unknown keys are refused.
+ */
+function patchOf<S extends z.ZodRawShape>(schema: z.ZodObject<S>) {
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([key, field]) => [
+      key,
+      ((field instanceof z.ZodDefault ? field.unwrap() : field) as z.ZodType).optional(),
+    ]),
+  );
+  return z.object(shape).strict() as unknown as z.ZodType<Partial<z.infer<z.ZodObject<S>>>>;
+}
+
+const text = (max = APP_TEXT_MAX) => z.string().max(max);
+const url = z.union([z.url().max(URL_MAX), z.literal(""), z.string().startsWith("/").max(URL_MAX)]);
+const color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+
+export const FIELD_TYPES = [
+  "text",
+  "long_text",
+  "select",
+  "multiselect",
+  "email",
+  "place",
+  "photo",
+  "height",
+  "weight",
+  "tool_item_select",
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const FILTER_CONDITIONS = ["none", "include", "exclude"] as const;
+
+/** "Option: label, iconUrl (nullable). Stored per field; draggable to reorder." (spec 2 §3) */
+export const FieldOption = z.object({
+  label: z.string().max(OPTION_LABEL_MAX),
+  iconUrl: z.string().max(URL_MAX).nullable().default(null),
+});
+export type FieldOption = z.infer<typeof FieldOption>;
+
+/** An input field of a tool (spec 1 §3). */
+export const CustomField = z.object({
+  name: z.string().min(1).max(FIELD_NAME_MAX),
+  label: text(FIELD_LABEL_MAX).default(""),
+  type: z.enum(FIELD_TYPES),
+  required: z.boolean().default(false),
+  personal: z.boolean().default(false),
+  memorize: z.boolean().default(false),
+  stepId: z.string().max(STEP_ID_LENGTH).nullable().default(null),
+  instructions: text(FIELD_INSTRUCTIONS_MAX).default(""),
+  options: z.array(FieldOption).max(FIELD_OPTIONS_MAX).default([]),
+  filterCondition: z.enum(FILTER_CONDITIONS).default("none"),
+  placeholder: text(FIELD_LABEL_MAX).default(""),
+});
+export type CustomField = z.infer<typeof CustomField>;
+
+/** "Input step: id (4-character generated when missing), title." (spec 2 §3) */
+export const InputStep = z.object({
+  id: z.string().length(STEP_ID_LENGTH),
+  title: text(FIELD_LABEL_MAX).default(""),
+});
+export type InputStep = z.infer<typeof InputStep>;
+
+export const RESULTS_LAYOUTS = ["text", "cards", "list"] as const;
+
+/** One instruction block; `blocks` are built from gptPrompt when empty (spec 2 §3). */
+export const Block = z.object({ type: z.literal("instructions"), text: text(INSTRUCTIONS_MAX) });
+
+/**
+ * "App-level saved fields" (spec 2 §3). A generated app's tools carry the same texts, fields and
+ * instructions in their own content.
+ */
+export const AppContent = z.object({
+  header: text().default(""),
+  description: text().default(""),
+  fields: z.array(CustomField).max(FIELDS_HARD_MAX).default([]),
+  isMultiStepInput: z.boolean().default(false),
+  inputSteps: z.array(InputStep).max(FIELDS_HARD_MAX).default([]),
+  examples: z.array(text()).max(EXAMPLES_MAX).default([]),
+  inputLabel: text().default(""),
+  inputPlaceholder: text().default(""),
+  isInputHidden: z.boolean().default(false),
+  isInputCollapsed: z.boolean().default(false),
+  welcomeMessage: text().default(""),
+  ctaMessage: text().default(""),
+  ctaButton: text().default(""),
+  ctaLink: url.default(""),
+  resultsLayout: z.enum(RESULTS_LAYOUTS).default("text"),
+  gptPrompt: text(INSTRUCTIONS_MAX).default(""),
+  blocks: z.array(Block).max(50).default([]),
+  features: z.array(text()).max(20).default([]),
+  chatSettings: z
+    .record(z.string(), z.union([z.string().max(APP_TEXT_MAX), z.boolean(), z.number()]))
+    .default({}),
+  background: text().default(""),
+  appBuilderVersion: z.literal(APP_BUILDER_VERSION).default(APP_BUILDER_VERSION),
+});
+export type AppContent = z.infer<typeof AppContent>;
+
+/** A save sends only what changed: "partial objects of app fields" (spec 2 §7). */
+export const AppContentPatch = patchOf(AppContent);
+export type AppContentPatch = z.infer<typeof AppContentPatch>;
+
+export const STYLE_NAMES = ["dark", "colorful", "light"] as const;
+export type StyleName = (typeof STYLE_NAMES)[number];
+
+/** App style (spec 1 §3). hideBuildAI unset means the plan's default. */
+export const AppStyle = z.object({
+  styleName: z.enum(STYLE_NAMES).default("light"),
+  background: color.default("#FFFFFF"),
+  backgroundImage: z.string().max(URL_MAX).nullable().default(null),
+  logoUrl: z.string().max(URL_MAX).nullable().default(null),
+  headerTextColor: color.default("#000000"),
+  subheaderTextColor: color.default("#000000"),
+  buttonTextColor: color.default("#FFFFFF"),
+  buttonBackgroundColor: color.default("#000000"),
+  hideBuildAI: z.boolean().nullable().default(null),
+});
+export type AppStyle = z.infer<typeof AppStyle>;
+
+export const QUERY_METHODS = ["default", "smart_items_filtering"] as const;
+export const MAIN_PAGES = ["home", "tools", "chat"] as const;
+
+/** Tool settings (spec 1 §3) and app settings (spec 2 §3), one record per app. */
+export const AppSettings = z.object({
+  aiModel: z.string().min(1).max(200).nullable().default(null),
+  modelTemperature: z.number().min(0).max(2).multipleOf(0.1).default(0.7),
+  aiQueryMethod: z.enum(QUERY_METHODS).default("default"),
+  dailyUserLimit: z.number().int().min(1).max(100).nullable().default(null),
+  weeklyUserLimit: z.number().int().min(1).max(100).nullable().default(null),
+  creditsPerRun: z.number().int().min(0).max(20).default(1),
+  isClaimable: z.boolean().default(false),
+  isToolTemplate: z.boolean().default(false),
+  templateCategory: z.string().max(TEMPLATE_CATEGORY_MAX).nullable().default(null),
+  templateCategories: z.array(z.string().min(1).max(TEMPLATE_CATEGORY_MAX)).max(50).default([]),
+  isProTool: z.boolean().default(false),
+  templateImageUrl: z.string().max(URL_MAX).nullable().default(null),
+  templateDescription: text().default(""),
+  userCanEditResults: z.boolean().default(false),
+  isSignupEnabled: z.boolean().default(false),
+  customDomain: z.string().max(CUSTOM_DOMAIN_MAX).default(""),
+  termsOfServiceLink: url.default(""),
+  privacyPolicyLink: url.default(""),
+  supportEmail: z.union([z.email().max(254), z.literal("")]).default(""),
+  isPaidMembershipsEnabled: z.boolean().default(false),
+  mainPage: z.enum(MAIN_PAGES).default("home"),
+  isAppTemplate: z.boolean().default(false),
+  requireBuilderCollaboratorAccount: z.boolean().default(false),
+});
+export type AppSettings = z.infer<typeof AppSettings>;
+
+/** "Tool path: letters, numbers and dashes only, not empty" (spec 2 §5). */
+export const TOOL_PATH = /^[A-Za-z0-9-]+$/;
+
+export const ToolContent = AppContent.omit({ appBuilderVersion: true, features: true, chatSettings: true });
+export type ToolContent = z.infer<typeof ToolContent>;
+
+// ---- request bodies ----
+
+export const APP_TYPES = ["tool", "generated", "space"] as const;
+export type AppType = (typeof APP_TYPES)[number];
+
+export const AppIdParams = z.object({ appId: z.uuid() });
+export const ToolParams = z.object({ appId: z.uuid(), toolId: z.uuid() });
+
+/**
+ * POST /api/apps (spec 2 §7): appType, genApp or app with appBuilderVersion, appId. The client
+ * makes the id, so a retried create makes one app.
+ */
+export const CreateAppBody = z
+  .object({
+    appId: z.uuid(),
+    appType: z.enum(APP_TYPES),
+    app: AppContentPatch.optional(),
+    genApp: AppContentPatch.optional(),
+  })
+  .refine(
+    (b) =>
+      (b.app?.appBuilderVersion ?? b.genApp?.appBuilderVersion ?? APP_BUILDER_VERSION) ===
+      APP_BUILDER_VERSION,
+  );
+export type CreateAppBody = z.infer<typeof CreateAppBody>;
+
+/** A save names the revision it was based on; an older one is answered 409 with the current. */
+export const SaveAppBody = z.object({
+  baseRevision: z.number().int().min(1),
+  app: AppContentPatch,
+});
+export type SaveAppBody = z.infer<typeof SaveAppBody>;
+
+export const SaveStyleBody = z.object({
+  baseRevision: z.number().int().min(0),
+  appStyle: patchOf(AppStyle),
+});
+export const SaveSettingsBody = z.object({
+  baseRevision: z.number().int().min(0),
+  appSettings: patchOf(AppSettings),
+});
+
+export const PublishBody = z.object({ status: z.enum(["active", "draft"]) });
+
+export const CreateToolBody = z.object({
+  title: text().default(""),
+  path: z.string().max(TOOL_PATH_MAX),
+});
+export const SaveToolBody = z.object({
+  baseRevision: z.number().int().min(1),
+  tool: z
+    .object({
+      title: text(),
+      path: z.string().max(TOOL_PATH_MAX),
+      imageUrl: z.string().max(URL_MAX).nullable(),
+      status: z.enum(["active", "draft"]),
+      content: patchOf(ToolContent),
+    })
+    .partial()
+    .strict(),
+});
+export const ReorderToolsBody = z.object({ toolIds: z.array(z.uuid()).max(FIELDS_HARD_MAX * 4) });
+
+export const ClaimBody = z.object({ claimCode: z.string().min(1).max(200) });

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { CustomField } from "@/lib/apps/schemas";
+import { FIELD_NAME_MAX, MAGIC_EXISTING_NAMES_MAX, MAGIC_INPUT_MAX, MAGIC_PROMPT_MAX } from "@/lib/constants";
+
+// Shapes of the builder's AI helpers, shared by the routes, the editor and the tests.
+
+/** POST /api/builder/magicCreate: input, magicType (field), prompt (spec 2 §7). */
+export const MagicCreateBody = z
+  .object({
+    /** What the builder typed: a field name, or a few words about the field. */
+    input: z.string().trim().min(1).max(MAGIC_INPUT_MAX),
+    magicType: z.literal("field"),
+    /** The app's instructions, as context for the model. */
+    prompt: z.string().max(MAGIC_PROMPT_MAX).default(""),
+    /** The app being edited: its fields count for "unique", and the caller must be allowed to edit it. */
+    appId: z.uuid().optional(),
+    /** A tool of that app (generated apps): its fields count instead of the app's. */
+    toolId: z.uuid().optional(),
+    /** Field names the editor holds (unsaved ones included), also kept unique. */
+    existingNames: z.array(z.string().max(FIELD_NAME_MAX)).max(MAGIC_EXISTING_NAMES_MAX).default([]),
+  })
+  .refine((b) => !b.toolId || b.appId, { path: ["toolId"], message: "toolId needs appId" });
+export type MagicCreateBody = z.infer<typeof MagicCreateBody>;
+
+/** The field the model made, with every rule applied: the editor adds it as it is. */
+export const MagicCreateResponse = z.object({ result: CustomField });
+export type MagicCreateResponse = z.infer<typeof MagicCreateResponse>;

@@ -1,0 +1,387 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+// A small stand-in for a model provider, speaking the OpenAI-compatible HTTP API that the AI
+// SDK's openai-compatible provider (and any other OpenAI client) uses: GET /v1/models and
+// POST /v1/chat/completions, plain JSON or Server-Sent Events (`data: {chunk}` lines, usage in
+// a last chunk when stream_options.include_usage, then `data: [DONE]`), Bearer keys and
+// OpenAI's error objects. What the "model" says comes from a responder: tests script replies
+// (a JSON object, an HTTP error, a slow answer); `npm run ai:dev` runs it with demoResponder.
+
+export type ChatMessage = { role: string; content: string };
+
+/** One chat completion request, as the responder sees it. */
+export type ChatRequest = {
+  model: string;
+  messages: ChatMessage[];
+  stream: boolean;
+  /** The request body as sent. */
+  body: Record<string, unknown>;
+};
+
+/**
+ * What the model answers: its text; or an HTTP error with OpenAI's error object, and the
+ * `retry-after-ms` header OpenAI sends with it when `retryAfterMs` is given (clients wait that
+ * long before retrying). `delayMs` holds the answer back (for timeouts); a client that gives up
+ * meanwhile gets nothing.
+ */
+export type ChatReply =
+  | string
+  | { text: string; finishReason?: "stop" | "length"; delayMs?: number }
+  | { status: number; message?: string; retryAfterMs?: number; delayMs?: number };
+
+export type Responder = (req: ChatRequest) => ChatReply | Promise<ChatReply>;
+
+/** An entry of GET /v1/models; `name` as router services add it. */
+export type ModelEntry = { id: string; name?: string; owned_by?: string };
+
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+};
+
+export type OpenAiServer = {
+  /** The API base for AI_BASE_URL, e.g. http://127.0.0.1:PORT/v1 */
+  url: string;
+  apiKey: string;
+  /** Every request the server received, in order (refused ones included). */
+  requests: RecordedRequest[];
+  /** Chat requests only, parsed. */
+  chats: ChatRequest[];
+  /** Replaces the responder; null restores the one the server started with. */
+  setResponder(responder: Responder | null): void;
+  /** Queues replies for the next chat requests, one each, before the responder is asked. */
+  script(...replies: ChatReply[]): void;
+  setModels(models: ModelEntry[]): void;
+  /** Makes GET /v1/models fail (an HTTP status) or answer late; null: answer normally. */
+  failModels(failure: { status?: number; delayMs?: number } | null): void;
+  /** Forgets recorded requests and scripted replies. */
+  reset(): void;
+  close(): Promise<void>;
+};
+
+export const DEFAULT_SERVER_MODELS: ModelEntry[] = [
+  { id: "gpt-4o-mini", name: "GPT-4o mini", owned_by: "local" },
+  { id: "gpt-4o", name: "GPT-4o", owned_by: "local" },
+  { id: "local-echo", name: "Local echo", owned_by: "local" },
+];
+
+/** The default responder: repeats the last user message, so a test can see what was sent. */
+export const echoResponder: Responder = ({ messages }) => {
+  const last = [...messages].reverse().find((m) => m.role === "user");
+  return `Echo: ${last?.content ?? ""}`;
+};
+
+export async function startOpenAiServer(
+  opts: {
+    port?: number;
+    host?: string;
+    /** The key clients must send as `Authorization: Bearer`; default a random one. */
+    apiKey?: string;
+    responder?: Responder;
+    models?: ModelEntry[];
+    /** Called for every request; `record: false` keeps no list (a long-running demo server). */
+    onRequest?: (r: RecordedRequest) => void;
+    record?: boolean;
+  } = {},
+): Promise<OpenAiServer> {
+  const apiKey = opts.apiKey ?? `sk-local-${crypto.randomBytes(12).toString("hex")}`;
+  const initialResponder = opts.responder ?? echoResponder;
+  let responder = initialResponder;
+  let models = opts.models ?? DEFAULT_SERVER_MODELS;
+  let modelsFailure: { status?: number; delayMs?: number } | null = null;
+  const queue: ChatReply[] = [];
+  const requests: RecordedRequest[] = [];
+  const chats: ChatRequest[] = [];
+  const pending = new Set<NodeJS.Timeout>();
+
+  // Answers late unless the client went away meanwhile; false when it did.
+  const wait = (ms: number | undefined, res: http.ServerResponse) =>
+    new Promise<boolean>((resolve) => {
+      if (!ms) return resolve(true);
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        resolve(!res.destroyed);
+      }, ms);
+      pending.add(timer);
+      res.on("close", () => {
+        if (!res.writableFinished) {
+          clearTimeout(timer);
+          pending.delete(timer);
+          resolve(false);
+        }
+      });
+    });
+
+  const server = http.createServer(async (req, res) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
+    const raw = await readBody(req);
+    let body: unknown = null;
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      body = raw;
+    }
+    const recorded = { method: req.method ?? "GET", path, authorization: req.headers.authorization, body };
+    if (opts.record !== false) requests.push(recorded);
+    opts.onRequest?.(recorded);
+
+    if (req.headers.authorization !== `Bearer ${apiKey}`) {
+      return sendError(res, 401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key");
+    }
+
+    if (req.method === "GET" && path === "/v1/models") {
+      if (!(await wait(modelsFailure?.delayMs, res))) return;
+      if (modelsFailure?.status)
+        return sendError(res, modelsFailure.status, "The model list is unavailable.");
+      const created = 1_700_000_000;
+      return sendJson(res, 200, {
+        object: "list",
+        data: models.map((m) => ({ object: "model", created, owned_by: "local", ...m })),
+      });
+    }
+
+    if (req.method === "POST" && path === "/v1/chat/completions") {
+      const chat = parseChat(body);
+      if (typeof chat === "string") return sendError(res, 400, chat, "invalid_request_error");
+      if (opts.record !== false) chats.push(chat);
+      let reply: ChatReply;
+      try {
+        reply = queue.length ? queue.shift()! : await responder(chat);
+      } catch (err) {
+        return sendError(res, 500, `The responder failed: ${(err as Error).message}`, "server_error");
+      }
+      const r = typeof reply === "string" ? { text: reply } : reply;
+      if (!(await wait(r.delayMs, res))) return;
+      if ("status" in r) {
+        if (r.retryAfterMs !== undefined) res.setHeader("retry-after-ms", String(r.retryAfterMs));
+        return sendError(res, r.status, r.message ?? `Upstream error ${r.status}`, "server_error");
+      }
+      return answerChat(res, chat, r.text, r.finishReason ?? "stop");
+    }
+
+    return sendError(res, 404, `Unknown endpoint ${req.method} ${path}`, "invalid_request_error");
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(":") ? `[${address}]` : address;
+
+  return {
+    url: `http://${host}:${port}/v1`,
+    apiKey,
+    requests,
+    chats,
+    setResponder: (r) => {
+      responder = r ?? initialResponder;
+    },
+    script: (...replies) => {
+      queue.push(...replies);
+    },
+    setModels: (list) => {
+      models = list;
+    },
+    failModels: (failure) => {
+      modelsFailure = failure;
+    },
+    reset: () => {
+      requests.length = 0;
+      chats.length = 0;
+      queue.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of pending) clearTimeout(timer);
+        pending.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The variables that point the app at this server. */
+export function openAiServerEnv(server: Pick<OpenAiServer, "url" | "apiKey">) {
+  return { AI_BASE_URL: server.url, AI_API_KEY: server.apiKey };
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on("data", (c: Buffer) => parts.push(c));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  type = "api_error",
+  code?: string,
+) {
+  sendJson(res, status, { error: { message, type, param: null, code: code ?? null } });
+}
+
+/** The request as the responder sees it, or what is wrong with it (OpenAI answers 400). */
+function parseChat(body: unknown): ChatRequest | string {
+  if (!body || typeof body !== "object") return "The request body must be a JSON object.";
+  const b = body as Record<string, unknown>;
+  if (typeof b.model !== "string" || !b.model) return "you must provide a model parameter";
+  if (!Array.isArray(b.messages) || b.messages.length === 0) return "'messages' must be a non-empty array";
+  const messages: ChatMessage[] = [];
+  for (const m of b.messages as unknown[]) {
+    if (!m || typeof m !== "object" || typeof (m as { role?: unknown }).role !== "string") {
+      return "Each message needs a role.";
+    }
+    const { role, content } = m as { role: string; content?: unknown };
+    messages.push({ role, content: textOf(content) });
+  }
+  return { model: b.model, messages, stream: b.stream === true, body: b };
+}
+
+// Content is a string, or an array of parts of which the text ones count here.
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((p) =>
+      p && typeof p === "object" && (p as { type?: unknown }).type === "text"
+        ? String((p as { text?: unknown }).text ?? "")
+        : "",
+    )
+    .join("");
+}
+
+// A deterministic stand-in for a tokenizer: about four characters a token.
+const tokens = (s: string) => Math.ceil(s.length / 4);
+
+function answerChat(
+  res: http.ServerResponse,
+  chat: ChatRequest,
+  text: string,
+  finishReason: "stop" | "length",
+) {
+  const id = `chatcmpl-${crypto.randomBytes(8).toString("hex")}`;
+  const created = Math.floor(Date.now() / 1000);
+  const promptTokens = chat.messages.reduce((n, m) => n + tokens(m.content) + 4, 0);
+  const completionTokens = tokens(text);
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
+  const base = { id, created, model: chat.model, system_fingerprint: "fp_local" };
+
+  if (!chat.stream) {
+    return sendJson(res, 200, {
+      ...base,
+      object: "chat.completion",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: text, refusal: null },
+          logprobs: null,
+          finish_reason: finishReason,
+        },
+      ],
+      usage,
+    });
+  }
+
+  const opts = chat.body.stream_options as { include_usage?: unknown } | undefined;
+  const includeUsage = opts?.include_usage === true;
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+  const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    ...base,
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...(includeUsage ? { usage: null } : {}),
+  });
+  send(chunk({ role: "assistant", content: "", refusal: null }, null));
+  // Word by word, as models stream, so clients see several deltas.
+  for (const piece of text.match(/\S+\s*|\s+/g) ?? []) send(chunk({ content: piece }, null));
+  send(chunk({}, finishReason));
+  if (includeUsage) send({ ...base, object: "chat.completion.chunk", choices: [], usage });
+  res.end("data: [DONE]\n\n");
+}
+
+// ---- the demo model of `npm run ai:dev` ----
+
+const words = (s: string) =>
+  s
+    .normalize("NFKD")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+
+/**
+ * Plausible answers without a real model, for demos: asked for a form field as a JSON
+ * object (the builder's magicCreate), it builds one from the field name in the request;
+ * anything else gets a short text.
+ */
+export const demoResponder: Responder = ({ model, messages }) => {
+  const system = messages
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n");
+  const user = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  if (/json/i.test(system) && /field/i.test(system)) return demoField(system, user);
+  const topic = user.replace(/\s+/g, " ").trim().slice(0, 80);
+  return topic
+    ? `Here is a short answer from the local demo model (${model}). You asked about: "${topic}". Connect a real model with AI_BASE_URL for real answers.`
+    : `Hello from the local demo model (${model}).`;
+};
+
+function demoField(system: string, user: string): string {
+  const typed = /field name:\s*"?([^"\n]+)"?/i.exec(user)?.[1] ?? user.split("\n")[0] ?? "";
+  const parts = words(typed).map((w) => w.toLowerCase());
+  if (!parts.length) return JSON.stringify({ label: "Untitled" });
+  const name = parts.join("_").slice(0, 60);
+  const label = parts.map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w)).join(" ");
+  const allowed = /allowed types:\s*([a-z_, ]+)/i
+    .exec(system)?.[1]
+    ?.split(/[,\s]+/)
+    .filter(Boolean) ?? ["text"];
+  const has = (re: RegExp) => re.test(name);
+  let type = "text";
+  if (has(/email/)) type = "email";
+  else if (has(/height|tall/)) type = "height";
+  else if (has(/weight/)) type = "weight";
+  else if (has(/photo|picture|image|selfie/)) type = "photo";
+  else if (has(/interests|hobbies|goals|skills|tags/)) type = "multiselect";
+  else if (has(/size|level|type|category|color|colour|gender|plan|choice|goal/)) type = "select";
+  else if (has(/description|notes|details|message|bio|story|question|feedback/)) type = "long_text";
+  if (!allowed.includes(type)) type = "text";
+  const field: Record<string, unknown> = {
+    name,
+    label,
+    type,
+    required: type === "email",
+    instructions: `Ask for the user's ${label.toLowerCase()}.`,
+  };
+  if (type === "select" || type === "multiselect") {
+    field.options = ["Option one", "Option two", "Option three"].map((l) => ({ label: l, iconUrl: null }));
+  }
+  return `Here is the field:\n\`\`\`json\n${JSON.stringify(field, null, 2)}\n\`\`\``;
+}
