@@ -21,7 +21,8 @@ function nextWithNonce(req: NextRequest, csp: string): NextResponse {
   return NextResponse.next({ request: { headers: requestHeaders } });
 }
 
-const BUILDER_PAGES = /^\/(home|build|analytics|settings|joinplan)(\/|$)/;
+// claim: an invitation link is taken up by a signed-in builder, so a visitor logs in first.
+const BUILDER_PAGES = /^\/(home|build|analytics|settings|joinplan|claim)(\/|$)/;
 
 async function builderRedirect(req: NextRequest): Promise<NextResponse | null> {
   const { pathname, search } = req.nextUrl;

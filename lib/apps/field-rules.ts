@@ -134,8 +134,9 @@ export function checkContent(
   prev: Pick<AppContent, "fields">,
   ctx: FieldRuleContext,
 ): RuleError | null {
-  const prevNames = new Set(prev.fields.map((f) => f.name.toLowerCase()));
-  const isNew = (f: CustomField) => !prevNames.has(f.name.toLowerCase());
+  const prevTypes = new Map(prev.fields.map((f) => [f.name.toLowerCase(), f.type]));
+  // A field is new to a type when it did not have that type before (a new field, or a changed type).
+  const isNew = (f: CustomField) => prevTypes.get(f.name.toLowerCase()) !== f.type;
 
   if (next.fields.length > Math.max(ctx.maxCustomFields, prev.fields.length)) {
     return { key: "maxCustomFields", vars: { n: ctx.maxCustomFields } };

@@ -61,12 +61,16 @@ async function pageOf(app: App, tool: Tool | null): Promise<PublicPage> {
     ownerCapabilities(app),
     app.type === "generated" && !tool ? listTools(app.id) : Promise.resolve([]),
   ]);
-  const appContent = AppContent.parse(app.content);
-  const content = tool ? ToolContent.parse(tool.content) : appContent;
+  const parsed = AppContent.parse(app.content);
+  // Apps made before the editor kept their name only in the header column.
+  const appContent = { ...parsed, header: parsed.header || app.header };
+  const toolContent = tool ? ToolContent.parse(tool.content) : null;
+  const content =
+    tool && toolContent ? { ...toolContent, header: toolContent.header || tool.title } : appContent;
   return {
     appId: app.id,
     appType: app.type,
-    appHeader: appContent.header || app.header,
+    appHeader: appContent.header,
     content,
     style: style.appStyle,
     watermarkHidden: style.appStyle.hideBuildAI ?? owner.caps.hideWatermarkByDefault,
@@ -77,7 +81,7 @@ async function pageOf(app: App, tool: Tool | null): Promise<PublicPage> {
         : undefined,
     draft: app.status !== "active" ? "app" : tool && tool.status !== "active" ? "tool" : false,
     mainPage: settings.appSettings.mainPage,
-    title: (tool ? content.header || tool.title : appContent.header || app.header) || "",
+    title: content.header,
     published: app.status === "active",
   };
 }

@@ -22,6 +22,9 @@ export async function fieldRuleContext(session: Session, app: App): Promise<Fiel
 export const ruleFailure = (error: RuleError) =>
   new AppError("BAD_REQUEST", error.vars ? { key: error.key, vars: error.vars } : error.key, "RULE");
 
+const FIELD_RULE_KEYS = ["fields", "gptPrompt", "isMultiStepInput", "inputSteps"] as const;
+const touchesFieldRules = (patch: AppContentPatch) => FIELD_RULE_KEYS.some((key) => key in patch);
+
 /** Merges a partial save into content, checks every field rule, and fills the derived values. */
 export function applyContentPatch(
   current: AppContent,
@@ -41,8 +44,12 @@ export function applyContentPatch(
  */
 export async function saveApp(session: Session, app: App, body: SaveAppBody) {
   if (body.baseRevision !== app.revision) throw conflict(app);
-  const ctx = await fieldRuleContext(session, app);
-  const content = applyContentPatch(AppContent.parse(app.content), body.app, ctx);
+  const current = AppContent.parse(app.content);
+  // Most saves are texts: the field rules (and the plan and settings they read) only matter
+  // when fields, steps or the instructions that tag them change.
+  const content = touchesFieldRules(body.app)
+    ? applyContentPatch(current, body.app, await fieldRuleContext(session, app))
+    : AppContent.parse({ ...current, ...body.app });
   const saved = await updateAppContentAt(app.id, body.baseRevision, { content, header: content.header });
   if (!saved) throw conflict((await findAppById(app.id)) ?? app);
   return appView(saved);

@@ -1,4 +1,4 @@
-import { env, isProduction } from "@/lib/env";
+import { appOrigin, env, isProduction } from "@/lib/env";
 
 // Security headers of every answer: pages get theirs from proxy.ts (with a fresh nonce for
 // Next's scripts), API answers from the route wrapper. Decided at run time, from APP_URL.
@@ -42,7 +42,9 @@ export function pageCsp(nonce: string, pathname: string): string {
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
     // React and Radix set style attributes; styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // Uploaded logos and backgrounds are stored as APP_URL/api/files/... addresses: ours even
+    // when the page is reached by another host name.
+    `img-src 'self' ${appOrigin()} data: blob:`,
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
     "object-src 'none'",

@@ -250,6 +250,19 @@ describe("custom field rules", () => {
       save(explorer, paidApp, { fields: [field("where", { type: "place" })] }),
       fillTemplate(messages.fieldTypeAdminOnly, { type: "place" }),
     );
+    // Changing an existing field's type is adding that type.
+    await save(lite, liteApp, { fields: [field("selfie")] });
+    await expectRule(
+      save(lite, liteApp, { fields: [field("selfie", { type: "photo" })] }),
+      messages.upgradeReasonPhotoFields,
+    );
+    await save(explorer, paidApp, { fields: [field("selfie", { type: "photo" }), field("town")] });
+    await expectRule(
+      save(explorer, paidApp, {
+        fields: [field("selfie", { type: "photo" }), field("town", { type: "place" })],
+      }),
+      fillTemplate(messages.fieldTypeAdminOnly, { type: "place" }),
+    );
     const adminApp = await createApp(admin);
     expect((await save(admin, adminApp, { fields: [field("where", { type: "place" })] })).status).toBe(200);
   });

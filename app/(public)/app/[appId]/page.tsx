@@ -1,37 +1,27 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { TokenRefresher } from "@/components/auth/token-refresher";
-import { Button } from "@/components/ui/button";
-import { publishedAppOr404 } from "@/lib/apps/public-app";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { PublicPageView } from "@/components/public-app/public-page";
+import { loadPublicApp } from "@/lib/apps/public-app";
 import { getPageSession } from "@/lib/auth/page-session";
+import { messages } from "@/lib/messages";
 
-export const metadata: Metadata = { title: "App" };
+type Params = { params: Promise<{ appId: string }> };
 
-// The public base of a published app. Its tools arrive with later issues; signing in works now.
-export default async function PublicAppPage({ params }: { params: Promise<{ appId: string }> }) {
-  const { appId } = await params;
-  const app = await publishedAppOr404(appId);
+// The metadata and the page both need the app: read it once per request.
+const load = cache(async (appId: string) => {
   const session = await getPageSession();
-  const signedIn = session?.tenantId === app.id;
-  return (
-    <main className="mx-auto grid max-w-3xl gap-6 px-4 py-12">
-      <header className="flex items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold tracking-tight">{app.header || "Untitled app"}</h1>
-        {signedIn ? (
-          <div className="flex items-center gap-3 text-sm">
-            <span className="text-muted-foreground">Signed in as {session.email}</span>
-            <Button asChild variant="outline" size="sm">
-              <Link href={`/app/${app.id}/logout`}>Log out</Link>
-            </Button>
-          </div>
-        ) : (
-          <Button asChild size="sm">
-            <Link href={`/app/${app.id}/login`}>Sign in</Link>
-          </Button>
-        )}
-      </header>
-      {signedIn && <TokenRefresher />}
-      <p className="text-muted-foreground">Welcome{signedIn ? ` back, ${session.email}` : ""}.</p>
-    </main>
-  );
+  return { session, page: await loadPublicApp(appId, session) };
+});
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const { page } = await load((await params).appId);
+  return { title: page ? page.title || messages.publicUntitledApp : messages.notFoundTitle };
+}
+
+// /app/{appId}: the published app's main page; a draft only for its builder, with a banner.
+export default async function PublicAppPage({ params }: Params) {
+  const { session, page } = await load((await params).appId);
+  if (!page) notFound();
+  return <PublicPageView page={page} session={session} />;
 }

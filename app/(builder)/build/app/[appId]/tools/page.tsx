@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ToolPagesHeader } from "@/components/editor/tools/tool-pages-header";
+import { ToolsCollection } from "@/components/editor/tools/tools-collection";
+import { listTools } from "@/db/queries/apps";
+import { AppError } from "@/lib/api/errors";
+import { loadEditableApp } from "@/lib/apps/access";
+import { ownerCapabilities, toolView } from "@/lib/apps/editor-app";
+import { getPageSession } from "@/lib/auth/page-session";
+import { messages } from "@/lib/messages";
+
+export const metadata: Metadata = { title: messages.toolsTitle };
+
+/** Loads the app its owner (or an admin) edits; anybody else, or a missing app, gets the 404 page. */
+async function editableApp(appId: string) {
+  try {
+    return await loadEditableApp(await getPageSession(), appId);
+  } catch (err) {
+    if (err instanceof AppError) notFound();
+    throw err;
+  }
+}
+
+// /build/app/{appId}/tools - the tools collection of a generated app (spec 2 §2)
+export default async function ToolsPage({ params }: { params: Promise<{ appId: string }> }) {
+  const app = await editableApp((await params).appId);
+  // Only generated apps have tools.
+  if (app.type !== "generated") notFound();
+  const [tools, { caps }] = await Promise.all([listTools(app.id), ownerCapabilities(app)]);
+  const appName = app.header.trim() || messages.untitledApp;
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-4 p-4 sm:p-6">
+      <ToolPagesHeader appId={app.id} appName={appName} />
+      <ToolsCollection
+        appId={app.id}
+        appName={appName}
+        initialTools={tools.map(toolView)}
+        maxToolsPerApp={caps.maxToolsPerApp}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,291 @@
+"use client";
+
+import { EyeIcon, EyeOffIcon } from "lucide-react";
+import dynamic from "next/dynamic";
+import { useSearchParams } from "next/navigation";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import type { EditorApp } from "@/lib/apps/editor-app";
+import type { AppContent } from "@/lib/apps/schemas";
+import { messages } from "@/lib/messages";
+import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { cn } from "@/lib/utils";
+import { CtaPanel } from "./cta-panel";
+import { type PanelName, panelMenu, resolvePanel } from "./panel-menu";
+import { PanelMenuView } from "./panel-menu-view";
+import { BackToMenu, LaterPanel } from "./panel-parts";
+import { PreviewPane } from "./preview-pane";
+import { PublishControl, type PublishStatus } from "./publish-control";
+import { ResultsLayoutPanel } from "./results-layout-panel";
+import { SaveConflictDialog } from "./save-conflict-dialog";
+import { SaveErrors, SaveIndicator } from "./save-status";
+import { TextsPanel } from "./texts-panel";
+import { useAppSaver, useSaveGuard, useSettingsSaver, useStyleSaver } from "./use-record-saver";
+
+// The heavy panels (drag and drop, colour pickers, model lists) load when opened, so the editor
+// itself stays light (issue 8: "heavy parts loaded lazily").
+function PanelLoading() {
+  return (
+    <div className="grid gap-3" role="status">
+      <span className="sr-only">{messages.editorPanelLoading}</span>
+      <Skeleton className="h-7 w-40" />
+      <Skeleton className="h-24 w-full" />
+      <Skeleton className="h-24 w-full" />
+    </div>
+  );
+}
+const FieldsPanel = dynamic(() => import("./fields/fields-panel").then((m) => m.FieldsPanel), {
+  ssr: false,
+  loading: PanelLoading,
+});
+const BrandingPanel = dynamic(() => import("./branding/branding-panel").then((m) => m.BrandingPanel), {
+  ssr: false,
+  loading: PanelLoading,
+});
+const SettingsPanel = dynamic(() => import("./settings/settings-panel").then((m) => m.SettingsPanel), {
+  ssr: false,
+  loading: PanelLoading,
+});
+
+export type AppEditorProps = {
+  app: EditorApp;
+  /** The signed-in builder is an admin (not the owner's flag: admins may edit others' apps). */
+  isAdmin: boolean;
+};
+
+/** Puts the panel's name in the URL without a server round trip; back and forward work. */
+function showPanel(panel: PanelName) {
+  const url = new URL(window.location.href);
+  if (panel === "main") url.searchParams.delete("panel");
+  else url.searchParams.set("panel", panel);
+  window.history.pushState(null, "", url);
+}
+
+/**
+ * The app editor at /build/app/{appId} (spec 2 §2): the panel menu of the app's kind, the panel
+ * named in the URL (?panel=texts), the saving of the app's content, style and settings records,
+ * the publish control and, beside the panel from 1024 px (a toggle on phones), the public page as
+ * it will look with the unsaved edits.
+ */
+export function AppEditor({ app, isAdmin }: AppEditorProps) {
+  const { appId, appType, ownerPlan } = app;
+  const content = useAppSaver(appId, { revision: app.revision, value: app.app });
+  const style = useStyleSaver(appId, app.style);
+  const settings = useSettingsSaver(appId, app.settings);
+  const savers = useMemo(() => [content, style, settings], [content, style, settings]);
+  useSaveGuard(savers);
+
+  const [status, setStatus] = useState<PublishStatus>(app.status);
+  const [previewOnPhone, setPreviewOnPhone] = useState(false);
+  const caps = getPlanCapabilities(ownerPlan);
+
+  const menu = useMemo(
+    () => panelMenu({ appType, appId, isAdmin, ownerPlan }),
+    [appType, appId, isAdmin, ownerPlan],
+  );
+  const panel = resolvePanel(menu, useSearchParams().get("panel"));
+  const label = (name: PanelName) => {
+    const entry = menu.find((e) => e.type === "panel" && e.panel === name);
+    return entry?.label ?? "";
+  };
+
+  // Focus follows the panel: its heading when one opens, the menu entry when going back.
+  const panelRef = useRef<HTMLDivElement>(null);
+  const previous = useRef<PanelName>(panel);
+  useEffect(() => {
+    const from = previous.current;
+    previous.current = panel;
+    if (from === panel) return;
+    const root = panelRef.current;
+    if (!root) return;
+    const target =
+      panel === "main"
+        ? root.querySelector<HTMLElement>(`[data-panel="${from}"]`)
+        : root.querySelector<HTMLElement>("h2");
+    if (target && panel !== "main") target.tabIndex = -1;
+    target?.focus();
+    root.scrollTo?.({ top: 0 });
+  }, [panel]);
+
+  const rules = useMemo(
+    () => ({
+      isAdmin,
+      maxCustomFields: caps.maxCustomFields,
+      photoFields: caps.photoFields,
+      isSignupEnabled: settings.value.isSignupEnabled,
+      aiQueryMethod: settings.value.aiQueryMethod,
+      firstLoad: false, // the account is known from the first byte: the server rendered the page
+    }),
+    [
+      isAdmin,
+      caps.maxCustomFields,
+      caps.photoFields,
+      settings.value.isSignupEnabled,
+      settings.value.aiQueryMethod,
+    ],
+  );
+
+  const editContent = content.edit as (patch: Partial<AppContent>) => void;
+  const onDone = async () => {
+    if (!(await settings.flush()))
+      throw new Error(settings.state.error?.message ?? messages.saveSettingsFailed);
+  };
+
+  let body: ReactNode;
+  switch (panel) {
+    case "main":
+      body = <PanelMenuView appId={appId} entries={menu} onOpen={showPanel} />;
+      break;
+    case "texts":
+      body = (
+        <TextsPanel
+          value={content.value}
+          onChange={editContent}
+          variant={appType === "generated" ? "hub" : "tool"}
+          title={label("texts")}
+          description={appType === "generated" ? messages.editorTextsHubDescription : undefined}
+        />
+      );
+      break;
+    case "details":
+      body = (
+        <TextsPanel
+          value={content.value}
+          onChange={editContent}
+          variant="hub"
+          title={messages.editorDetailsTitle}
+          description={messages.editorDetailsDescription}
+        />
+      );
+      break;
+    case "branding":
+      body = (
+        <BrandingPanel
+          appId={appId}
+          value={style.value}
+          onChange={style.edit}
+          isAdmin={isAdmin}
+          watermarkDefaultHidden={caps.hideWatermarkByDefault}
+        />
+      );
+      break;
+    case "fields":
+      body = (
+        <FieldsPanel
+          appId={appId}
+          value={{
+            fields: content.value.fields,
+            inputSteps: content.value.inputSteps,
+            isMultiStepInput: content.value.isMultiStepInput,
+            gptPrompt: content.value.gptPrompt,
+          }}
+          onChange={editContent}
+          ctx={rules}
+          ownerPlan={ownerPlan}
+        />
+      );
+      break;
+    case "results-layout":
+      body = <ResultsLayoutPanel value={content.value} onChange={editContent} />;
+      break;
+    case "call-to-action":
+      body = <CtaPanel value={content.value} onChange={editContent} />;
+      break;
+    case "settings":
+      body = (
+        <SettingsPanel
+          appId={appId}
+          appType={appType}
+          status={status}
+          value={settings.value}
+          onChange={settings.edit}
+          isAdmin={isAdmin}
+          ownerPlan={ownerPlan}
+          onDone={onDone}
+        />
+      );
+      break;
+    case "data-sources":
+      body = <LaterPanel title={messages.editorDataSourcesTitle} text={messages.editorDataSourcesLater} />;
+      break;
+    case "database":
+      body = <LaterPanel title={messages.editorDatabaseTitle} text={messages.editorDatabaseLater} />;
+      break;
+    case "chat":
+      body = <LaterPanel title={messages.editorChatTitle} text={messages.editorChatLater} />;
+      break;
+  }
+
+  const watermarkHidden = style.value.hideBuildAI ?? caps.hideWatermarkByDefault;
+  const tools = useMemo(
+    () =>
+      app.tools
+        .filter((t) => t.status === "active")
+        .map((t) => ({ title: t.title, path: t.path, imageUrl: t.imageUrl })),
+    [app.tools],
+  );
+
+  return (
+    <div className="flex flex-1 flex-col lg:h-[calc(100dvh-3rem)] lg:min-h-0 lg:flex-none">
+      <div className="sticky top-12 z-[5] grid gap-2 border-b border-border bg-background px-4 py-2 lg:static">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <h1 className="w-full truncate text-base font-semibold sm:w-auto sm:min-w-0 sm:flex-1">
+            {content.value.header || messages.untitledApp}
+          </h1>
+          <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto sm:gap-4">
+            <SaveIndicator savers={savers} published={status === "active"} />
+            <div className="ml-auto flex items-center gap-2">
+              <Button
+                variant="outline"
+                size="sm"
+                className="lg:hidden"
+                aria-pressed={previewOnPhone}
+                onClick={() => setPreviewOnPhone((v) => !v)}
+              >
+                {previewOnPhone ? <EyeOffIcon aria-hidden /> : <EyeIcon aria-hidden />}
+                {messages.editorPreview}
+              </Button>
+              <PublishControl
+                appId={appId}
+                status={status}
+                onStatus={setStatus}
+                beforePublish={() => Promise.all(savers.map((s) => s.flush()))}
+              />
+            </div>
+          </div>
+        </div>
+        <SaveErrors savers={savers} />
+      </div>
+
+      <div className="flex-1 lg:grid lg:min-h-0 lg:grid-cols-[minmax(22rem,30rem)_minmax(0,1fr)] lg:grid-rows-[minmax(0,1fr)]">
+        <div
+          ref={panelRef}
+          className={cn(
+            "grid content-start gap-4 p-4 lg:overflow-y-auto lg:border-r lg:border-border",
+            previewOnPhone && "hidden lg:grid",
+          )}
+        >
+          {panel !== "main" ? <BackToMenu onBack={() => showPanel("main")} /> : null}
+          {body}
+        </div>
+        <div className={cn("p-4 lg:flex lg:min-h-0", previewOnPhone ? "flex h-[80dvh]" : "hidden")}>
+          <PreviewPane
+            className="h-full w-full"
+            appId={appId}
+            appType={appType}
+            content={content.value}
+            style={style.value}
+            watermarkHidden={watermarkHidden}
+            tools={tools}
+            mainPage={settings.value.mainPage}
+          />
+        </div>
+      </div>
+
+      {savers.map((saver) => (
+        <SaveConflictDialog key={saver.kind} saver={saver} />
+      ))}
+    </div>
+  );
+}

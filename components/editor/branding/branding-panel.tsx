@@ -1,0 +1,158 @@
+"use client";
+
+import { SparklesIcon } from "lucide-react";
+import { PanelSection, SwitchRow } from "@/components/editor/settings/form-parts";
+import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
+import { Button } from "@/components/ui/button";
+import { ImageUploadField } from "@/components/uploads/image-upload-field";
+import type { AppStyle } from "@/lib/apps/schemas";
+import { type MessageKey, messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+import { COLOR_KEYS, type ColorKey, watermarkState } from "./branding-rules";
+import { ColorField } from "./color-field";
+import { PresetPicker } from "./preset-picker";
+
+export type BrandingPanelProps = {
+  appId: string;
+  /** The style as edited (saved or not); the editor saves each patch with its debounce. */
+  value: AppStyle;
+  onChange: (patch: Partial<AppStyle>) => void;
+  isAdmin: boolean;
+  /** The owner's plan hides the watermark when hideBuildAI is unset (paid plans, spec 1 §6). */
+  watermarkDefaultHidden: boolean;
+};
+
+const colorLabel: Record<ColorKey, MessageKey> = {
+  background: "brandingBackground",
+  headerTextColor: "brandingHeaderText",
+  subheaderTextColor: "brandingSubheaderText",
+  buttonTextColor: "brandingButtonText",
+  buttonBackgroundColor: "brandingButtonBackground",
+};
+
+/**
+ * The Branding panel (spec 1 §3 App style, §9 presets): style presets, background colour and
+ * image, logo, text and button colours, and the watermark switch. It only reports changes;
+ * the editor saves them as the app's style record.
+ */
+export function BrandingPanel({
+  appId,
+  value,
+  onChange,
+  isAdmin,
+  watermarkDefaultHidden,
+}: BrandingPanelProps) {
+  return (
+    <div className="grid w-full min-w-0 gap-8">
+      <div className="grid gap-1">
+        <h2 className="text-lg font-semibold tracking-tight">{messages.brandingTitle}</h2>
+        <p className="text-sm text-muted-foreground">{messages.brandingDescription}</p>
+      </div>
+
+      <PresetPicker value={value} onChange={onChange} />
+
+      <PanelSection title={messages.brandingColors}>
+        <div className="grid gap-4">
+          {COLOR_KEYS.map((key) => (
+            <ColorField
+              key={key}
+              label={messages[colorLabel[key]]}
+              value={value[key]}
+              onChange={(hex) => onChange({ [key]: hex })}
+            />
+          ))}
+        </div>
+      </PanelSection>
+
+      <PanelSection title={messages.brandingImages}>
+        <ImageUploadField
+          label={messages.brandingLogo}
+          value={value.logoUrl}
+          onChange={(url) => onChange({ logoUrl: url })}
+          appId={appId}
+          kind="logo"
+        />
+        <ImageUploadField
+          label={messages.brandingBackgroundImage}
+          value={value.backgroundImage}
+          onChange={(url) => onChange({ backgroundImage: url })}
+          appId={appId}
+          kind="background"
+        />
+      </PanelSection>
+
+      <WatermarkSetting
+        appId={appId}
+        hideBuildAI={value.hideBuildAI}
+        onChange={onChange}
+        isAdmin={isAdmin}
+        defaultHidden={watermarkDefaultHidden}
+      />
+    </div>
+  );
+}
+
+/**
+ * `hideBuildAI`: only admins set it (spec 1 §6); everyone sees whether the watermark shows and
+ * whether that is the plan's default. A plan that shows it by default (lite) offers the upgrade.
+ */
+function WatermarkSetting({
+  appId,
+  hideBuildAI,
+  onChange,
+  isAdmin,
+  defaultHidden,
+}: {
+  appId: string;
+  hideBuildAI: boolean | null;
+  onChange: (patch: Partial<AppStyle>) => void;
+  isAdmin: boolean;
+  defaultHidden: boolean;
+}) {
+  const state = watermarkState(hideBuildAI, defaultHidden);
+  const planState = defaultHidden ? messages.brandingWatermarkHidden : messages.brandingWatermarkShown;
+  const hint = state.followsPlan
+    ? fillTemplate(messages.brandingWatermarkDefault, { state: planState })
+    : fillTemplate(messages.brandingWatermarkSet, { state: planState });
+  return (
+    <SwitchRow
+      label={messages.brandingWatermark}
+      hint={hint}
+      checked={state.hidden}
+      onCheckedChange={(hidden) => onChange({ hideBuildAI: hidden })}
+      disabled={!isAdmin}
+    >
+      {isAdmin ? (
+        state.followsPlan ? null : (
+          <Button
+            type="button"
+            variant="link"
+            size="sm"
+            className="h-auto justify-self-start px-0"
+            onClick={() => onChange({ hideBuildAI: null })}
+          >
+            {messages.brandingWatermarkUseDefault}
+          </Button>
+        )
+      ) : (
+        <>
+          <p className="text-xs text-muted-foreground">{messages.brandingWatermarkAdminOnly}</p>
+          {defaultHidden ? null : (
+            <div className="mt-1 flex flex-wrap items-center gap-2">
+              <p className="text-xs">{messages.upgradeReasonWatermark}</p>
+              <Button
+                type="button"
+                size="sm"
+                variant="outline"
+                onClick={() => openUpgradeDialog({ reason: "watermark", appId })}
+              >
+                <SparklesIcon aria-hidden="true" />
+                {messages.editorUpgrade}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    </SwitchRow>
+  );
+}

@@ -1,0 +1,95 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { apiFetch } from "@/components/auth/api-client";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { ModelListResponse } from "@/lib/ai/schemas";
+import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+import type { ControlProps } from "./form-parts";
+import { modelChoices } from "./settings-rules";
+
+// The model dropdown: GET /api/models (the provider's list, cached by the server, or its
+// built-in list). "Default" stands for aiModel null: the server's default model is used.
+
+/** Radix Select has no empty value; this one stands for "no model set" (null). */
+const DEFAULT_VALUE = "__default__";
+
+type ModelList = { state: "loading" } | { state: "ready"; list: ModelListResponse } | { state: "failed" };
+
+// One request per page load: the list is the same for every app and changes rarely.
+let pending: Promise<ModelListResponse> | null = null;
+function loadModels(): Promise<ModelListResponse> {
+  pending ??= apiFetch("/api/models")
+    .then((answer) => ModelListResponse.parse(answer))
+    .catch((err) => {
+      pending = null; // asked again next time the panel opens
+      throw err;
+    });
+  return pending;
+}
+
+export function ModelSelect({
+  value,
+  onChange,
+  disabled,
+  control,
+  onListFailed,
+}: {
+  value: string | null;
+  onChange: (model: string | null) => void;
+  disabled?: boolean;
+  control: ControlProps;
+  onListFailed: (failed: boolean) => void;
+}) {
+  const [models, setModels] = useState<ModelList>({ state: "loading" });
+
+  useEffect(() => {
+    let live = true;
+    loadModels().then(
+      (list) => {
+        if (!live) return;
+        setModels({ state: "ready", list });
+        onListFailed(false);
+      },
+      () => {
+        if (!live) return;
+        setModels({ state: "failed" });
+        onListFailed(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [onListFailed]);
+
+  const list = models.state === "ready" ? models.list : null;
+  const choices = modelChoices(list?.models ?? null, value);
+  const defaultLabel = list
+    ? (list.models.find((m) => m.id === list.defaultModel)?.label ?? list.defaultModel)
+    : null;
+
+  return (
+    <Select
+      value={value ?? DEFAULT_VALUE}
+      onValueChange={(next) => onChange(next === DEFAULT_VALUE ? null : next)}
+      disabled={disabled}
+    >
+      <SelectTrigger {...control} aria-busy={models.state === "loading"}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent>
+        <SelectItem value={DEFAULT_VALUE}>
+          {defaultLabel
+            ? fillTemplate(messages.appSettingsModelDefault, { model: defaultLabel })
+            : messages.appSettingsModelDefaultUnknown}
+        </SelectItem>
+        {choices.map((m) => (
+          <SelectItem key={m.id} value={m.id}>
+            {m.label}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}

@@ -1,0 +1,28 @@
+import Link from "next/link";
+import { buttonVariants } from "@/components/ui/button";
+import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+
+/**
+ * The top bar's sign-in area of a published app: who is signed in and a way out, or a way in.
+ * On neutral surfaces, so it reads on whatever background the builder picked.
+ */
+export function SignInArea({ appId, email }: { appId: string; email: string | null }) {
+  if (email) {
+    return (
+      <>
+        <span className="max-w-40 truncate rounded-md bg-background px-2 py-1 text-sm text-foreground @md:max-w-64">
+          {fillTemplate(messages.publicSignedInAs, { email })}
+        </span>
+        <Link href={`/app/${appId}/logout`} className={buttonVariants({ variant: "outline", size: "sm" })}>
+          {messages.publicLogOut}
+        </Link>
+      </>
+    );
+  }
+  return (
+    <Link href={`/app/${appId}/login`} className={buttonVariants({ variant: "outline", size: "sm" })}>
+      {messages.publicSignIn}
+    </Link>
+  );
+}
