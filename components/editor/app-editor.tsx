@@ -1,40 +1,27 @@
 "use client";
 
-import { EyeIcon, EyeOffIcon } from "lucide-react";
 import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
-import { Button } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/skeleton";
 import type { EditorApp } from "@/lib/apps/editor-app";
 import type { AppContent } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
-import { cn } from "@/lib/utils";
 import { CtaPanel } from "./cta-panel";
+import { EditorFrame, PanelLoading, PreviewToggle, showPanelInUrl, useFieldRules } from "./editor-frame";
 import { type PanelName, panelMenu, resolvePanel } from "./panel-menu";
 import { PanelMenuView } from "./panel-menu-view";
 import { BackToMenu, LaterPanel } from "./panel-parts";
 import { PreviewPane } from "./preview-pane";
 import { PublishControl, type PublishStatus } from "./publish-control";
 import { ResultsLayoutPanel } from "./results-layout-panel";
-import { SaveConflictDialog } from "./save-conflict-dialog";
-import { SaveErrors, SaveIndicator } from "./save-status";
+import { SaveIndicator } from "./save-status";
 import { TextsPanel } from "./texts-panel";
+import { ExploreToolsButton } from "./tools/explore-tools-button";
 import { useAppSaver, useSaveGuard, useSettingsSaver, useStyleSaver } from "./use-record-saver";
 
 // The heavy panels (drag and drop, colour pickers, model lists) load when opened, so the editor
 // itself stays light (issue 8: "heavy parts loaded lazily").
-function PanelLoading() {
-  return (
-    <div className="grid gap-3" role="status">
-      <span className="sr-only">{messages.editorPanelLoading}</span>
-      <Skeleton className="h-7 w-40" />
-      <Skeleton className="h-24 w-full" />
-      <Skeleton className="h-24 w-full" />
-    </div>
-  );
-}
 const FieldsPanel = dynamic(() => import("./fields/fields-panel").then((m) => m.FieldsPanel), {
   ssr: false,
   loading: PanelLoading,
@@ -54,13 +41,7 @@ export type AppEditorProps = {
   isAdmin: boolean;
 };
 
-/** Puts the panel's name in the URL without a server round trip; back and forward work. */
-function showPanel(panel: PanelName) {
-  const url = new URL(window.location.href);
-  if (panel === "main") url.searchParams.delete("panel");
-  else url.searchParams.set("panel", panel);
-  window.history.pushState(null, "", url);
-}
+const showPanel = (panel: PanelName) => showPanelInUrl(panel, "main");
 
 /**
  * The app editor at /build/app/{appId} (spec 2 §2): the panel menu of the app's kind, the panel
@@ -108,23 +89,7 @@ export function AppEditor({ app, isAdmin }: AppEditorProps) {
     root.scrollTo?.({ top: 0 });
   }, [panel]);
 
-  const rules = useMemo(
-    () => ({
-      isAdmin,
-      maxCustomFields: caps.maxCustomFields,
-      photoFields: caps.photoFields,
-      isSignupEnabled: settings.value.isSignupEnabled,
-      aiQueryMethod: settings.value.aiQueryMethod,
-      firstLoad: false, // the account is known from the first byte: the server rendered the page
-    }),
-    [
-      isAdmin,
-      caps.maxCustomFields,
-      caps.photoFields,
-      settings.value.isSignupEnabled,
-      settings.value.aiQueryMethod,
-    ],
-  );
+  const rules = useFieldRules(isAdmin, ownerPlan, settings.value);
 
   const editContent = content.edit as (patch: Partial<AppContent>) => void;
   const onDone = async () => {
@@ -226,66 +191,50 @@ export function AppEditor({ app, isAdmin }: AppEditorProps) {
     [app.tools],
   );
 
-  return (
-    <div className="flex flex-1 flex-col lg:h-[calc(100dvh-3rem)] lg:min-h-0 lg:flex-none">
-      <div className="sticky top-12 z-[5] grid gap-2 border-b border-border bg-background px-4 py-2 lg:static">
-        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-          <h1 className="w-full truncate text-base font-semibold sm:w-auto sm:min-w-0 sm:flex-1">
-            {content.value.header || messages.untitledApp}
-          </h1>
-          <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto sm:gap-4">
-            <SaveIndicator savers={savers} published={status === "active"} />
-            <div className="ml-auto flex items-center gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                className="lg:hidden"
-                aria-pressed={previewOnPhone}
-                onClick={() => setPreviewOnPhone((v) => !v)}
-              >
-                {previewOnPhone ? <EyeOffIcon aria-hidden /> : <EyeIcon aria-hidden />}
-                {messages.editorPreview}
-              </Button>
-              <PublishControl
-                appId={appId}
-                status={status}
-                onStatus={setStatus}
-                beforePublish={() => Promise.all(savers.map((s) => s.flush()))}
-              />
-            </div>
-          </div>
-        </div>
-        <SaveErrors savers={savers} />
-      </div>
-
-      <div className="flex-1 lg:grid lg:min-h-0 lg:grid-cols-[minmax(22rem,30rem)_minmax(0,1fr)] lg:grid-rows-[minmax(0,1fr)]">
-        <div
-          ref={panelRef}
-          className={cn(
-            "grid content-start gap-4 p-4 lg:overflow-y-auto lg:border-r lg:border-border",
-            previewOnPhone && "hidden lg:grid",
-          )}
-        >
-          {panel !== "main" ? <BackToMenu onBack={() => showPanel("main")} /> : null}
-          {body}
-        </div>
-        <div className={cn("p-4 lg:flex lg:min-h-0", previewOnPhone ? "flex h-[80dvh]" : "hidden")}>
-          <PreviewPane
-            className="h-full w-full"
+  const toolbar = (
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <h1 className="w-full truncate text-base font-semibold sm:w-auto sm:min-w-0 sm:flex-1">
+        {content.value.header || messages.untitledApp}
+      </h1>
+      <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto sm:gap-4">
+        <SaveIndicator savers={savers} published={status === "active"} />
+        <div className="ml-auto flex items-center gap-2">
+          <PreviewToggle pressed={previewOnPhone} onToggle={() => setPreviewOnPhone((v) => !v)} />
+          {appType === "generated" && <ExploreToolsButton appId={appId} className="hidden sm:inline-flex" />}
+          <PublishControl
             appId={appId}
-            appType={appType}
-            content={content.value}
-            style={style.value}
-            watermarkHidden={watermarkHidden}
-            tools={tools}
-            mainPage={settings.value.mainPage}
+            status={status}
+            onStatus={setStatus}
+            beforePublish={() => Promise.all(savers.map((s) => s.flush()))}
           />
         </div>
       </div>
-
-      {savers.map((saver) => (
-        <SaveConflictDialog key={saver.kind} saver={saver} />
-      ))}
     </div>
+  );
+  return (
+    <EditorFrame
+      toolbar={toolbar}
+      savers={savers}
+      previewOnPhone={previewOnPhone}
+      panelRef={panelRef}
+      panel={
+        <>
+          {panel !== "main" ? <BackToMenu onBack={() => showPanel("main")} /> : null}
+          {body}
+        </>
+      }
+      preview={
+        <PreviewPane
+          className="h-full w-full"
+          appId={appId}
+          appType={appType}
+          content={content.value}
+          style={style.value}
+          watermarkHidden={watermarkHidden}
+          tools={tools}
+          mainPage={settings.value.mainPage}
+        />
+      }
+    />
   );
 }

@@ -10,8 +10,9 @@ import { Textarea } from "@/components/ui/textarea";
 import { messages } from "@/lib/messages";
 import { cn } from "@/lib/utils";
 
-// Layout pieces of the editor's own panels: the back button to the menu, a panel heading, and
-// labelled controls whose hint and error are read with them (aria-describedby).
+// The one set of layout pieces and form primitives of the editor's panels: the back button to
+// the menu, a panel heading, a titled group, a labelled control whose hint and error are read
+// with it (aria-describedby), and a labelled switch.
 
 /** The back button above every panel: "the main panel is the menu". */
 export function BackToMenu({ onBack }: { onBack: () => void }) {
@@ -32,15 +33,66 @@ export function PanelHeading({ title, description }: { title: string; descriptio
   );
 }
 
-type Described = { hint?: ReactNode; error?: string | null };
+export function PanelSection({
+  title,
+  note,
+  children,
+  className,
+}: {
+  title: string;
+  /** A line under the title (e.g. why the group is read-only). */
+  note?: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className={cn("grid gap-4", className)}>
+      <div className="grid gap-1">
+        <h3 id={id} className="text-sm font-semibold">
+          {title}
+        </h3>
+        {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
+      </div>
+      {children}
+    </section>
+  );
+}
 
-function useDescribed({ hint, error }: Described) {
+export type ControlProps = {
+  id: string;
+  "aria-describedby"?: string;
+  "aria-invalid"?: true;
+};
+
+/**
+ * A label, the control (rendered by `children` with the ids to wire), a hint and an error.
+ * The error marks the control invalid (aria-invalid: red border) and is read with it.
+ */
+export function FieldBlock({
+  label,
+  hint,
+  error,
+  children,
+  after,
+  className,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+  children: (control: ControlProps) => ReactNode;
+  /** Shown under the hint and error (e.g. the field tags of the instructions). */
+  after?: ReactNode;
+  className?: string;
+}) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
-  const notes = (
-    <>
+  return (
+    <div className={cn("grid min-w-0 gap-2", className)}>
+      <Label htmlFor={id}>{label}</Label>
+      {children({ id, "aria-describedby": describedBy, "aria-invalid": error ? true : undefined })}
       {hint ? (
         <p id={hintId} className="text-xs text-muted-foreground">
           {hint}
@@ -51,113 +103,118 @@ function useDescribed({ hint, error }: Described) {
           {error}
         </p>
       ) : null}
-    </>
+      {after}
+    </div>
   );
-  return { id, describedBy, notes };
 }
 
-export function TextField({
-  label,
-  value,
-  onChange,
-  hint,
-  error,
-  maxLength,
-  placeholder,
-  type = "text",
-  className,
-}: Described & {
+type TextProps = {
   label: string;
   value: string;
   onChange: (value: string) => void;
+  hint?: ReactNode;
+  error?: string | null;
   maxLength?: number;
   placeholder?: string;
-  type?: "text" | "url";
   className?: string;
-}) {
-  const { id, describedBy, notes } = useDescribed({ hint, error });
+};
+
+export function TextField({
+  label,
+  hint,
+  error,
+  className,
+  onChange,
+  type = "text",
+  ...input
+}: TextProps & { type?: "text" | "url" }) {
   return (
-    <div className={cn("grid min-w-0 gap-2", className)}>
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        type={type}
-        value={value}
-        maxLength={maxLength}
-        placeholder={placeholder}
-        aria-describedby={describedBy}
-        aria-invalid={error ? true : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {notes}
-    </div>
+    <FieldBlock label={label} hint={hint} error={error} className={className}>
+      {(control) => <Input {...control} {...input} type={type} onChange={(e) => onChange(e.target.value)} />}
+    </FieldBlock>
   );
 }
 
 export function TextAreaField({
   label,
-  value,
-  onChange,
   hint,
   error,
-  maxLength,
-  placeholder,
-  rows = 3,
   className,
+  onChange,
+  rows = 3,
   textareaRef,
   children,
-}: Described & {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  maxLength?: number;
-  placeholder?: string;
+  ...textarea
+}: TextProps & {
   rows?: number;
-  className?: string;
   textareaRef?: React.Ref<HTMLTextAreaElement>;
-  /** Shown between the textarea and its hint (e.g. the field tags of the instructions). */
+  /** Shown under the textarea's hint (e.g. the field tags of the instructions). */
   children?: ReactNode;
 }) {
-  const { id, describedBy, notes } = useDescribed({ hint, error });
   return (
-    <div className={cn("grid min-w-0 gap-2", className)}>
-      <Label htmlFor={id}>{label}</Label>
-      <Textarea
-        id={id}
-        ref={textareaRef}
-        value={value}
-        rows={rows}
-        maxLength={maxLength}
-        placeholder={placeholder}
-        aria-describedby={describedBy}
-        aria-invalid={error ? true : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {notes}
-      {children}
-    </div>
+    <FieldBlock label={label} hint={hint} error={error} className={className} after={children}>
+      {(control) => (
+        <Textarea
+          {...control}
+          {...textarea}
+          ref={textareaRef}
+          rows={rows}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </FieldBlock>
   );
 }
 
-export function SwitchField({
+/**
+ * A setting that is on or off: label and hint on the left, the switch on the right (or, with
+ * `switchFirst`, the switch before them, as in the field cards' lists of options).
+ */
+export function SwitchRow({
   label,
-  checked,
-  onChange,
   hint,
+  checked,
+  onCheckedChange,
+  disabled,
+  switchFirst = false,
+  children,
 }: {
   label: string;
+  hint?: ReactNode;
   checked: boolean;
-  onChange: (checked: boolean) => void;
-  hint?: string;
+  onCheckedChange: (checked: boolean) => void;
+  disabled?: boolean;
+  switchFirst?: boolean;
+  /** Extra content under the hint (an upgrade button, a reset link). */
+  children?: ReactNode;
 }) {
-  const { id, describedBy, notes } = useDescribed({ hint });
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const control = (
+    <Switch
+      id={id}
+      checked={checked}
+      onCheckedChange={onCheckedChange}
+      disabled={disabled}
+      aria-describedby={hint ? hintId : undefined}
+      className="mt-0.5"
+    />
+  );
   return (
-    <div className="flex items-start justify-between gap-4">
-      <div className="grid gap-1">
-        <Label htmlFor={id}>{label}</Label>
-        {notes}
+    <div className={cn("flex items-start", switchFirst ? "gap-3" : "justify-between gap-4")}>
+      {switchFirst ? control : null}
+      <div className="grid min-w-0 gap-1">
+        <Label htmlFor={id} className={cn(disabled && "text-muted-foreground")}>
+          {label}
+        </Label>
+        {hint ? (
+          <p id={hintId} className="text-xs text-muted-foreground">
+            {hint}
+          </p>
+        ) : null}
+        {children}
       </div>
-      <Switch id={id} checked={checked} onCheckedChange={onChange} aria-describedby={describedBy} />
+      {switchFirst ? null : control}
     </div>
   );
 }

@@ -1,9 +1,8 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import type { PublicAppTool } from "@/components/public-app/public-app-view";
+import type { PublicAppViewProps } from "@/components/public-app/public-app-view";
 import { Skeleton } from "@/components/ui/skeleton";
-import type { AppContent, AppStyle, AppType } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
 import { cn } from "@/lib/utils";
 
@@ -17,14 +16,8 @@ const PublicAppView = dynamic(
   },
 );
 
-export type PreviewPaneProps = {
-  appId: string;
-  appType: AppType;
-  content: AppContent;
-  style: AppStyle;
-  watermarkHidden: boolean;
-  tools?: PublicAppTool[];
-  mainPage?: "home" | "tools" | "chat";
+/** What the public page shows (an app's main page, or a tool page of a generated app); no live-page parts. */
+export type PreviewPaneProps = Omit<PublicAppViewProps, "mode" | "draft" | "headerRight"> & {
   className?: string;
 };
 

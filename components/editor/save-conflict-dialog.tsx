@@ -12,6 +12,7 @@ import {
 } from "@/components/ui/dialog";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
+import { cn } from "@/lib/utils";
 import type { RecordKind, SaverView } from "./use-record-saver";
 
 // After a 409 the builder sees both versions of what they changed, readable, and chooses: keep
@@ -155,22 +156,17 @@ export function SaveConflictDialog({ saver }: { saver: ConflictSaver }) {
               >
                 <h3 className="text-sm font-semibold">{keyLabel(saver.kind, key)}</h3>
                 <div className="grid gap-2 sm:grid-cols-2">
-                  <div className="grid content-start gap-1 rounded-md border border-border p-3 text-sm">
-                    <p className="text-xs font-medium text-muted-foreground">
-                      {messages.editorConflictTheirs}
-                    </p>
-                    <div className="max-h-48 overflow-y-auto" data-testid="conflict-theirs">
-                      <Readable value={theirs[key]} />
-                    </div>
-                  </div>
-                  <div className="grid content-start gap-1 rounded-md border border-primary/60 p-3 text-sm">
-                    <p className="text-xs font-medium text-muted-foreground">
-                      {messages.editorConflictYours}
-                    </p>
-                    <div className="max-h-48 overflow-y-auto" data-testid="conflict-yours">
-                      <Readable value={mine[key]} />
-                    </div>
-                  </div>
+                  <Version
+                    heading={messages.editorConflictTheirs}
+                    testId="conflict-theirs"
+                    value={theirs[key]}
+                  />
+                  <Version
+                    heading={messages.editorConflictYours}
+                    testId="conflict-yours"
+                    value={mine[key]}
+                    className="border-primary/60"
+                  />
                 </div>
               </section>
             ))}
@@ -185,5 +181,27 @@ export function SaveConflictDialog({ saver }: { saver: ConflictSaver }) {
         </DialogFooter>
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** One side of a conflicting key: its heading and the value, readable. */
+function Version({
+  heading,
+  testId,
+  value,
+  className = "border-border",
+}: {
+  heading: string;
+  testId: string;
+  value: unknown;
+  className?: string;
+}) {
+  return (
+    <div className={cn("grid content-start gap-1 rounded-md border p-3 text-sm", className)}>
+      <p className="text-xs font-medium text-muted-foreground">{heading}</p>
+      <div className="max-h-48 overflow-y-auto" data-testid={testId}>
+        <Readable value={value} />
+      </div>
+    </div>
   );
 }

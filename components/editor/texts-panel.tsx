@@ -9,7 +9,7 @@ import type { AppContent } from "@/lib/apps/schemas";
 import { APP_TEXT_MAX, EXAMPLES_MAX, INSTRUCTIONS_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
-import { PanelHeading, SwitchField, TextAreaField, TextField } from "./panel-parts";
+import { PanelHeading, SwitchRow, TextAreaField, TextField } from "./panel-parts";
 
 /** The content keys this panel edits (an app's or a tool's content has them all). */
 export type TextsValue = Pick<
@@ -98,17 +98,17 @@ function InputSection({ value, onChange }: Pick<TextsPanelProps, "value" | "onCh
         placeholder={messages.editorInputPlaceholderPlaceholder}
         onChange={(inputPlaceholder) => onChange({ inputPlaceholder })}
       />
-      <SwitchField
+      <SwitchRow
         label={messages.editorInputHidden}
         hint={messages.editorInputHiddenHint}
         checked={value.isInputHidden}
-        onChange={(isInputHidden) => onChange({ isInputHidden })}
+        onCheckedChange={(isInputHidden) => onChange({ isInputHidden })}
       />
-      <SwitchField
+      <SwitchRow
         label={messages.editorInputCollapsed}
         hint={messages.editorInputCollapsedHint}
         checked={value.isInputCollapsed}
-        onChange={(isInputCollapsed) => onChange({ isInputCollapsed })}
+        onCheckedChange={(isInputCollapsed) => onChange({ isInputCollapsed })}
       />
     </fieldset>
   );

@@ -1,31 +1,19 @@
 "use client";
 
-import { EllipsisVerticalIcon, ExternalLinkIcon, Trash2Icon } from "lucide-react";
+import { ExternalLinkIcon, Trash2Icon } from "lucide-react";
 import Link from "next/link";
-import { Button } from "@/components/ui/button";
+import { Badge } from "@/components/ui/badge";
 import {
   DropdownMenu,
+  DropdownMenuActionsTrigger,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuSeparator,
-  DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { appKind, appName, type HomeApp } from "./app-kinds";
 import { RelativeTime } from "./relative-time";
-
-export function StatusBadge({ published }: { published: boolean }) {
-  return published ? (
-    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
-      {messages.publishPublished}
-    </span>
-  ) : (
-    <span className="rounded-full bg-muted px-2 py-0.5 text-xs font-medium text-muted-foreground">
-      {messages.publishNotPublished}
-    </span>
-  );
-}
 
 /**
  * One app on /home. The whole card opens the editor (its title link is stretched over the card);
@@ -35,6 +23,7 @@ export function AppCard({ app, onDelete }: { app: HomeApp; onDelete: (app: HomeA
   const kind = appKind(app.appType);
   const name = appName(app.header);
   const KindIcon = kind.icon;
+  const published = app.status === "active";
   return (
     <li className="relative flex min-w-0 flex-col gap-3 rounded-lg border border-border bg-background p-4 shadow-sm transition-colors has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-ring hover:bg-accent/50">
       <div className="flex items-start gap-3">
@@ -56,18 +45,12 @@ export function AppCard({ app, onDelete }: { app: HomeApp; onDelete: (app: HomeA
           <p className="text-sm text-muted-foreground">{kind.label}</p>
         </div>
         <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="relative z-10 -mr-2 -mt-1 size-8"
-              aria-label={fillTemplate(messages.appActions, { name })}
-            >
-              <EllipsisVerticalIcon aria-hidden="true" />
-            </Button>
-          </DropdownMenuTrigger>
+          <DropdownMenuActionsTrigger
+            className="relative z-10 -mr-2 -mt-1"
+            aria-label={fillTemplate(messages.appActions, { name })}
+          />
           <DropdownMenuContent align="end">
-            {app.status === "active" && (
+            {published && (
               <>
                 <DropdownMenuItem asChild>
                   <a href={`/app/${app.appId}`} target="_blank" rel="noreferrer">
@@ -86,7 +69,9 @@ export function AppCard({ app, onDelete }: { app: HomeApp; onDelete: (app: HomeA
         </DropdownMenu>
       </div>
       <div className="mt-auto flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
-        <StatusBadge published={app.status === "active"} />
+        <Badge tone={published ? "positive" : "muted"}>
+          {published ? messages.publishPublished : messages.publishNotPublished}
+        </Badge>
         <span>
           {app.toolsCount === 1
             ? messages.appToolsCountOne

@@ -7,6 +7,7 @@ import { toast } from "sonner";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { AppCard } from "./app-card";
@@ -36,6 +37,12 @@ export function AppsList({ initialApps, email }: { initialApps: HomeApp[]; email
     router.refresh();
   };
 
+  const createButton = (
+    <Button onClick={() => setCreating(true)}>
+      <PlusIcon aria-hidden="true" />
+      {messages.createApp}
+    </Button>
+  );
   return (
     <div className="mx-auto grid w-full max-w-5xl gap-6 p-4 sm:p-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -45,22 +52,10 @@ export function AppsList({ initialApps, email }: { initialApps: HomeApp[]; email
             {fillTemplate(messages.homeSignedInAs, { email })}
           </p>
         </div>
-        {apps.length > 0 && (
-          <Button onClick={() => setCreating(true)}>
-            <PlusIcon aria-hidden="true" />
-            {messages.createApp}
-          </Button>
-        )}
+        {apps.length > 0 && createButton}
       </div>
       {apps.length === 0 ? (
-        <div className="grid justify-items-center gap-3 rounded-lg border border-dashed border-border px-6 py-12 text-center">
-          <h2 className="font-medium">{messages.homeEmptyTitle}</h2>
-          <p className="max-w-md text-sm text-muted-foreground">{messages.homeEmptyText}</p>
-          <Button className="mt-2" onClick={() => setCreating(true)}>
-            <PlusIcon aria-hidden="true" />
-            {messages.createApp}
-          </Button>
-        </div>
+        <EmptyState title={messages.homeEmptyTitle} text={messages.homeEmptyText} action={createButton} />
       ) : (
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {apps.map((app) => (

@@ -232,17 +232,17 @@ export function PublicAppForm({
   );
 }
 
-function FieldLabel({ field, htmlFor, id }: { field: CustomField; htmlFor?: string; id?: string }) {
-  const Tag = htmlFor ? "label" : "span";
+/** A field's label text, with the star of a required field. */
+function LabelText({ field }: { field: CustomField }) {
   return (
-    <Tag htmlFor={htmlFor} id={id} className="text-sm font-medium text-foreground">
+    <>
       {field.label || field.name}
       {field.required && (
         <span className="ml-0.5 text-destructive" aria-hidden>
           *
         </span>
       )}
-    </Tag>
+    </>
   );
 }
 
@@ -253,134 +253,123 @@ function OptionIcon({ src }: { src: string | null }) {
 }
 
 function FieldControl({ field, id }: { field: CustomField; id: string }) {
+  // Options with icons read better as choices to tap; plain ones as a native select.
+  if (field.type === "multiselect" || (field.type === "select" && field.options.some((o) => o.iconUrl))) {
+    return <ChoiceGroup field={field} id={id} multiple={field.type === "multiselect"} />;
+  }
+  return (
+    <div className="grid gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-foreground">
+        <LabelText field={field} />
+      </label>
+      <LabelledControl field={field} id={id} />
+    </div>
+  );
+}
+
+/** The control of a field shown under its own label (every type but the chip groups). */
+function LabelledControl({ field, id }: { field: CustomField; id: string }) {
   const placeholder = field.placeholder || undefined;
   const common = { id, name: field.name, required: field.required, placeholder };
+  const box = cn(controlClass, "h-10");
 
   switch (field.type) {
     case "long_text":
-      return (
-        <div className="grid gap-2">
-          <FieldLabel field={field} htmlFor={id} />
-          <textarea {...common} rows={4} className={cn(controlClass, "min-h-24 resize-y")} />
-        </div>
-      );
+      return <textarea {...common} rows={4} className={cn(controlClass, "min-h-24 resize-y")} />;
     case "email":
-      return (
-        <div className="grid gap-2">
-          <FieldLabel field={field} htmlFor={id} />
-          <input {...common} type="email" autoComplete="email" className={cn(controlClass, "h-10")} />
-        </div>
-      );
+      return <input {...common} type="email" autoComplete="email" className={box} />;
     case "place":
-      return (
-        <div className="grid gap-2">
-          <FieldLabel field={field} htmlFor={id} />
-          <input {...common} type="text" autoComplete="street-address" className={cn(controlClass, "h-10")} />
-        </div>
-      );
+      return <input {...common} type="text" autoComplete="street-address" className={box} />;
     case "photo":
       return (
-        <div className="grid gap-2">
-          <FieldLabel field={field} htmlFor={id} />
-          <input
-            id={id}
-            name={field.name}
-            required={field.required}
-            type="file"
-            accept="image/*"
-            className={cn(
-              controlClass,
-              "h-auto py-1.5 file:mr-3 file:rounded file:border-0 file:bg-muted file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-foreground",
-            )}
-          />
-        </div>
+        <input
+          id={id}
+          name={field.name}
+          required={field.required}
+          type="file"
+          accept="image/*"
+          className={cn(
+            controlClass,
+            "h-auto py-1.5 file:mr-3 file:rounded file:border-0 file:bg-muted file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-foreground",
+          )}
+        />
       );
     case "height":
     case "weight": {
       const unit = field.type === "height" ? messages.publicUnitCm : messages.publicUnitKg;
       return (
-        <div className="grid gap-2">
-          <FieldLabel field={field} htmlFor={id} />
-          <div className="flex items-stretch">
-            <input
-              {...common}
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="any"
-              aria-describedby={`${id}-unit`}
-              className={cn(controlClass, "h-10 rounded-r-none")}
-            />
-            <span
-              id={`${id}-unit`}
-              className="inline-flex items-center rounded-r-md border border-l-0 border-border bg-muted px-3 text-sm text-muted-foreground"
-            >
-              {unit}
-            </span>
-          </div>
+        <div className="flex items-stretch">
+          <input
+            {...common}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            aria-describedby={`${id}-unit`}
+            className={cn(controlClass, "h-10 rounded-r-none")}
+          />
+          <span
+            id={`${id}-unit`}
+            className="inline-flex items-center rounded-r-md border border-l-0 border-border bg-muted px-3 text-sm text-muted-foreground"
+          >
+            {unit}
+          </span>
         </div>
       );
     }
     case "select":
-      // Options with icons read better as choices to tap; plain ones as a native select.
-      if (field.options.some((o) => o.iconUrl)) return <ChoiceGroup field={field} id={id} multiple={false} />;
       return (
-        <div className="grid gap-2">
-          <FieldLabel field={field} htmlFor={id} />
-          <select
-            id={id}
-            name={field.name}
-            required={field.required}
-            defaultValue=""
-            className={cn(controlClass, "h-10")}
-          >
-            <option value="" disabled={field.required}>
-              {field.placeholder || messages.publicChoose}
-            </option>
-            {field.options.map((o) => (
-              <option key={o.label} value={o.label}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <OptionSelect field={field} id={id} firstDisabled={field.required}>
+          {field.placeholder || messages.publicChoose}
+        </OptionSelect>
       );
-    case "multiselect":
-      return <ChoiceGroup field={field} id={id} multiple />;
     case "tool_item_select": {
       // Its choices are the items of the app's data, which arrive with data sources.
       const empty = field.options.length === 0;
       return (
-        <div className="grid gap-2">
-          <FieldLabel field={field} htmlFor={id} />
-          <select
-            id={id}
-            name={field.name}
-            required={field.required}
-            disabled={empty}
-            defaultValue=""
-            className={cn(controlClass, "h-10")}
-          >
-            <option value="">
-              {empty ? messages.publicNoItems : field.placeholder || messages.publicChoose}
-            </option>
-            {field.options.map((o) => (
-              <option key={o.label} value={o.label}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <OptionSelect field={field} id={id} disabled={empty}>
+          {empty ? messages.publicNoItems : field.placeholder || messages.publicChoose}
+        </OptionSelect>
       );
     }
     default:
-      return (
-        <div className="grid gap-2">
-          <FieldLabel field={field} htmlFor={id} />
-          <input {...common} type="text" className={cn(controlClass, "h-10")} />
-        </div>
-      );
+      return <input {...common} type="text" className={box} />;
   }
+}
+
+/** A native select of the field's options, after an empty first choice that says `children`. */
+function OptionSelect({
+  field,
+  id,
+  disabled,
+  firstDisabled,
+  children,
+}: {
+  field: CustomField;
+  id: string;
+  disabled?: boolean;
+  firstDisabled?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <select
+      id={id}
+      name={field.name}
+      required={field.required}
+      disabled={disabled}
+      defaultValue=""
+      className={cn(controlClass, "h-10")}
+    >
+      <option value="" disabled={firstDisabled}>
+        {children}
+      </option>
+      {field.options.map((o) => (
+        <option key={o.label} value={o.label}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
 }
 
 /** Options as chips: radios for a select with icons, checkboxes for a multiselect. */
@@ -392,12 +381,7 @@ function ChoiceGroup({ field, id, multiple }: { field: CustomField; id: string; 
       aria-describedby={field.placeholder ? `${id}-hint` : undefined}
     >
       <legend className="mb-2 text-sm font-medium text-foreground">
-        {field.label || field.name}
-        {field.required && (
-          <span className="ml-0.5 text-destructive" aria-hidden>
-            *
-          </span>
-        )}
+        <LabelText field={field} />
       </legend>
       {field.placeholder && (
         <p id={`${id}-hint`} className="text-sm text-muted-foreground">

@@ -1,8 +1,9 @@
 "use client";
 
-import { CheckIcon, CircleIcon } from "lucide-react";
+import { CheckIcon, CircleIcon, EllipsisVerticalIcon } from "lucide-react";
 import { DropdownMenu as DropdownMenuPrimitive } from "radix-ui";
 import type * as React from "react";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 
 // Radix gives the menu its keyboard behaviour: arrows move, Home/End jump, typing a letter
@@ -17,6 +18,20 @@ export function DropdownMenu(props: React.ComponentProps<typeof DropdownMenuPrim
 
 export function DropdownMenuTrigger(props: React.ComponentProps<typeof DropdownMenuPrimitive.Trigger>) {
   return <DropdownMenuPrimitive.Trigger data-slot="dropdown-menu-trigger" {...props} />;
+}
+
+/** The ⋮ button that opens a row's or a card's actions; `aria-label` names the thing it acts on. */
+export function DropdownMenuActionsTrigger({
+  className,
+  ...props
+}: Omit<React.ComponentProps<typeof Button>, "children"> & { "aria-label": string }) {
+  return (
+    <DropdownMenuTrigger asChild>
+      <Button variant="ghost" size="icon" className={cn("size-8", className)} {...props}>
+        <EllipsisVerticalIcon aria-hidden="true" />
+      </Button>
+    </DropdownMenuTrigger>
+  );
 }
 
 export function DropdownMenuContent({

@@ -22,8 +22,6 @@ export function modelEndpoint(): ModelEndpoint | null {
   return null;
 }
 
-export const aiConfigured = (): boolean => modelEndpoint() !== null;
-
 /** The model used when none is chosen: AI_DEFAULT_MODEL, else the spec's default. */
 export const defaultModelId = (): string => env().AI_DEFAULT_MODEL ?? DEFAULT_MODEL;
 

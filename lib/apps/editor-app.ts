@@ -3,6 +3,7 @@ import { findAccountById } from "@/db/queries/accounts";
 import { findAppSettings, findAppStyle, listTools } from "@/db/queries/apps";
 import type { App, Tool } from "@/db/schema";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { blocksFor } from "./field-rules";
 import { AppContent, AppSettings, AppStyle, ToolContent } from "./schemas";
 import { presetStyle } from "./style-presets";
 
@@ -10,6 +11,17 @@ import { presetStyle } from "./style-presets";
 // revision a save must name, read back through the schemas (defaults filled in).
 
 export type ToolView = ReturnType<typeof toolView>;
+
+/** Stored content as it is read: defaults filled in, and "blocks (built from gptPrompt if blocks are empty)". */
+export function readContent(raw: unknown) {
+  const content = AppContent.parse(raw);
+  return { ...content, blocks: blocksFor(content) };
+}
+
+function readToolContent(raw: unknown) {
+  const content = ToolContent.parse(raw);
+  return { ...content, blocks: blocksFor(content) };
+}
 
 export function toolView(tool: Tool) {
   return {
@@ -20,7 +32,7 @@ export function toolView(tool: Tool) {
     status: tool.status,
     position: tool.position,
     revision: tool.revision,
-    content: ToolContent.parse(tool.content),
+    content: readToolContent(tool.content),
     updatedAt: tool.updatedAt.toISOString(),
   };
 }
@@ -31,7 +43,7 @@ export function appView(app: App) {
     appType: app.type,
     status: app.status,
     revision: app.revision,
-    app: AppContent.parse(app.content),
+    app: readContent(app.content),
     updatedAt: app.updatedAt.toISOString(),
   };
 }

@@ -538,3 +538,11 @@ describe("deleting an app", () => {
     expect((await getApp(moon, appId)).status).toBe(404);
   });
 });
+
+describe("instructions", () => {
+  it("blocks are built from the instructions while none are saved", async () => {
+    const appId = await createApp(lite);
+    const res = await save(lite, appId, { gptPrompt: "Plan a trip" });
+    expect(res.json.app.blocks).toEqual([{ type: "instructions", text: "Plan a trip" }]);
+  });
+});

@@ -1,10 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as uploadRoute from "@/app/api/apps/[appId]/uploads/[uploadId]/route";
-import * as uploadsRoute from "@/app/api/apps/[appId]/uploads/route";
 import * as filesRoute from "@/app/api/files/[...key]/route";
 import { deleteAppRow, insertTool } from "@/db/queries/apps";
 import { findUploadByKey, listAppUploadKeys } from "@/db/queries/uploads";
@@ -12,8 +9,9 @@ import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import type { UploadAnswer } from "@/lib/uploads/schemas";
 import { deleteAppUploads } from "@/lib/uploads/upload-image";
-import { createBuilder, createPublishedApp, fromIp } from "../support/factories";
+import { createBuilder, createPublishedApp } from "../support/factories";
 import { NOT_IMAGES, PNG, pngOfSize, SVG, SVG_WITH_SCRIPT } from "../support/images";
+import { fetchFile, type Handler, removeUpload, send, upload } from "../support/uploads-client";
 
 // Images of the editor (spec 2 §4, §5, §7, §8): checked by content, refused at 10,000,000 bytes
 // before the body is read, stored at the spec's keys, served only as images, deleted from
@@ -22,82 +20,6 @@ import { NOT_IMAGES, PNG, pngOfSize, SVG, SVG_WITH_SCRIPT } from "../support/ima
 const STORAGE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "uploads-test-"));
 // Read once, on the first request (lib/env.ts): set before any.
 process.env.STORAGE_DIR = STORAGE_DIR;
-
-const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
-type Handler = (
-  req: NextRequest,
-  ctx: { params: Promise<Record<string, string | string[]>> },
-) => Promise<Response>;
-
-/** An upload's answer, or an error's. */
-type Json = UploadAnswer & { error: { code: string; message: string } };
-type Sent = { status: number; headers: Headers; json: Json | null; bytes: Buffer };
-
-async function send(
-  handler: Handler,
-  o: {
-    method: string;
-    path: string;
-    params: Record<string, string | string[]>;
-    token?: string;
-    body?: BodyInit | Uint8Array;
-    headers?: Record<string, string>;
-  },
-): Promise<Sent> {
-  const headers = new Headers({ ...fromIp(), ...o.headers });
-  if (o.token) headers.set("authorization", `Bearer ${o.token}`);
-  const req = new NextRequest(new URL(o.path, APP_URL), {
-    method: o.method,
-    headers,
-    body: o.body as BodyInit | undefined,
-    duplex: "half",
-  } as ConstructorParameters<typeof NextRequest>[1]);
-  const res = await handler(req, { params: Promise.resolve(o.params) });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const isJson = res.headers.get("content-type")?.startsWith("application/json");
-  return {
-    status: res.status,
-    headers: res.headers,
-    json: isJson ? JSON.parse(bytes.toString()) : null,
-    bytes,
-  };
-}
-
-const upload = (
-  appId: string,
-  token: string | undefined,
-  body: BodyInit | Uint8Array,
-  query = "kind=logo",
-  headers: Record<string, string> = {},
-) =>
-  send(uploadsRoute.POST as Handler, {
-    method: "POST",
-    path: `/api/apps/${appId}/uploads?${query}`,
-    params: { appId },
-    token,
-    body,
-    headers: { "content-type": "application/octet-stream", ...headers },
-  });
-
-const remove = (appId: string, uploadId: string, token?: string) =>
-  send(uploadRoute.DELETE as Handler, {
-    method: "DELETE",
-    path: `/api/apps/${appId}/uploads/${uploadId}`,
-    params: { appId, uploadId },
-    token,
-  });
-
-/** GET the file_url of an upload through the files route. */
-const fetchFile = (url: string, headers: Record<string, string> = {}) => {
-  const u = new URL(url, APP_URL);
-  const key = u.pathname.replace(/^\/api\/files\//, "");
-  return send(filesRoute.GET as Handler, {
-    method: "GET",
-    path: `${u.pathname}${u.search}`,
-    params: { key: key.split("/") },
-    headers,
-  });
-};
 
 const onDisk = (key: string) => path.join(STORAGE_DIR, key);
 const error = (code: string, message: string) => ({ error: { code, message } });
@@ -296,7 +218,7 @@ describe("tool thumbnails: one fixed key per tool", () => {
     expect(new Uint8Array(stale.bytes)).toEqual(SVG);
 
     // The replaced upload is gone: deleting it by its old id finds nothing.
-    const gone = await remove(appId, first.json!.id, owner.token);
+    const gone = await removeUpload(appId, first.json!.id, owner.token);
     expect(gone.status).toBe(404);
     expect(fs.existsSync(onDisk(key))).toBe(true);
   });
@@ -333,13 +255,13 @@ describe("DELETE /api/apps/{appId}/uploads/{uploadId}", () => {
     const key = up.json!.key as string;
     expect(fs.existsSync(onDisk(key))).toBe(true);
 
-    const res = await remove(appId, up.json!.id, owner.token);
+    const res = await removeUpload(appId, up.json!.id, owner.token);
     expect(res.status).toBe(200);
     expect(fs.existsSync(onDisk(key))).toBe(false);
     expect(await findUploadByKey(key)).toBeUndefined();
     expect((await fetchFile(up.json!.file_url)).status).toBe(404);
 
-    const again = await remove(appId, up.json!.id, owner.token);
+    const again = await removeUpload(appId, up.json!.id, owner.token);
     expect(again.status).toBe(404);
     expect(again.json).toEqual(error("NOT_FOUND", messages.fileNotFound));
   });
@@ -347,7 +269,7 @@ describe("DELETE /api/apps/{appId}/uploads/{uploadId}", () => {
   it("answers 'File not found' for an upload of another app", async () => {
     const otherApp = await createPublishedApp(owner.account.accountId, "Second");
     const up = await upload(otherApp.id, owner.token, PNG);
-    const res = await remove(appId, up.json!.id, owner.token);
+    const res = await removeUpload(appId, up.json!.id, owner.token);
     expect(res.status).toBe(404);
     expect(res.json).toEqual(error("NOT_FOUND", messages.fileNotFound));
     expect(fs.existsSync(onDisk(up.json!.key))).toBe(true);
@@ -363,7 +285,7 @@ describe("only the app's owner (or an admin) uploads and deletes", () => {
     expect(await listAppUploadKeys(appId)).toEqual(before);
 
     const mine = await upload(appId, owner.token, PNG);
-    const del = await remove(appId, mine.json!.id, stranger.token);
+    const del = await removeUpload(appId, mine.json!.id, stranger.token);
     expect(del.status).toBe(404);
     expect(fs.existsSync(onDisk(mine.json!.key))).toBe(true);
   });

@@ -1,7 +1,7 @@
 "use client";
 
 import { SparklesIcon } from "lucide-react";
-import { PanelSection, SwitchRow } from "@/components/editor/settings/form-parts";
+import { PanelSection, SwitchRow } from "@/components/editor/panel-parts";
 import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
 import { Button } from "@/components/ui/button";
 import { ImageUploadField } from "@/components/uploads/image-upload-field";

@@ -1,6 +1,6 @@
 "use client";
 
-import { FieldBlock } from "@/components/editor/settings/form-parts";
+import { FieldBlock } from "@/components/editor/panel-parts";
 import { useDraft } from "@/components/editor/settings/use-draft";
 import { Input } from "@/components/ui/input";
 import { messages } from "@/lib/messages";
@@ -28,7 +28,7 @@ export function ColorField({
 }) {
   const draft = useDraft(value, same, parseHex, onChange);
   return (
-    <FieldBlock label={label} error={draft.error ? messages[draft.error] : null}>
+    <FieldBlock label={label} error={draft.message}>
       {(control) => (
         <div className="flex items-center gap-2">
           <input

@@ -4,10 +4,7 @@ import { ChevronDownIcon, CopyIcon, LockIcon, Trash2Icon, ZapIcon } from "lucide
 import { useId } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Switch } from "@/components/ui/switch";
-import { Textarea } from "@/components/ui/textarea";
 import {
   fieldTag,
   filterConditionOffered,
@@ -20,6 +17,7 @@ import { FIELD_INSTRUCTIONS_MAX, FIELD_LABEL_MAX } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
+import { FieldBlock, SwitchRow, TextAreaField, TextField } from "../panel-parts";
 import { type PanelContext, stepOf, typeBlock } from "./field-edits";
 import { FieldTypeIcon, fieldTypeLabel, hasOptions } from "./field-types";
 import { OptionsEditor, type OptionsUpdate } from "./options-editor";
@@ -158,8 +156,6 @@ function Badge({ children, tone = "neutral" }: { children: React.ReactNode; tone
 }
 
 function FieldDetails({ field, appId, toolId, steps, ctx, onUpdate, onType, onOptions }: FieldCardProps) {
-  const ids = useId();
-  const id = (name: string) => `${ids}-${name}`;
   const types = offeredFieldTypes(ctx);
   // A type this builder may no longer pick (an admin's place field) still shows as current.
   const typeChoices: FieldType[] = types.includes(field.type) ? types : [field.type, ...types];
@@ -169,121 +165,114 @@ function FieldDetails({ field, appId, toolId, steps, ctx, onUpdate, onType, onOp
   return (
     <div className="grid gap-4">
       <div className="grid gap-4 @xl:grid-cols-2">
-        <div className="grid gap-1.5">
-          <Label htmlFor={id("label")}>{messages.fieldLabel}</Label>
-          <Input
-            id={id("label")}
-            data-field-label={field.name}
-            value={field.label}
-            maxLength={FIELD_LABEL_MAX}
-            aria-describedby={id("label-hint")}
-            onChange={(e) => onUpdate({ label: e.target.value })}
-          />
-          <p id={id("label-hint")} className="text-xs text-muted-foreground">
-            {messages.fieldLabelHint}
-          </p>
-        </div>
-        <div className="grid content-start gap-1.5">
-          <Label htmlFor={id("type")}>{messages.fieldAddType}</Label>
-          <TypeSelect id={id("type")} value={field.type} choices={typeChoices} ctx={ctx} onPick={onType} />
-        </div>
-        {field.type !== "photo" ? (
-          <div className="grid content-start gap-1.5">
-            <Label htmlFor={id("placeholder")}>{messages.fieldPlaceholder}</Label>
+        <FieldBlock label={messages.fieldLabel} hint={messages.fieldLabelHint} className="gap-1.5">
+          {(control) => (
             <Input
-              id={id("placeholder")}
-              value={field.placeholder}
+              {...control}
+              data-field-label={field.name}
+              value={field.label}
               maxLength={FIELD_LABEL_MAX}
-              onChange={(e) => onUpdate({ placeholder: e.target.value })}
+              onChange={(e) => onUpdate({ label: e.target.value })}
             />
-          </div>
+          )}
+        </FieldBlock>
+        <FieldBlock label={messages.fieldAddType} className="content-start gap-1.5">
+          {(control) => (
+            <TypeSelect id={control.id} value={field.type} choices={typeChoices} ctx={ctx} onPick={onType} />
+          )}
+        </FieldBlock>
+        {field.type !== "photo" ? (
+          <TextField
+            label={messages.fieldPlaceholder}
+            value={field.placeholder}
+            maxLength={FIELD_LABEL_MAX}
+            onChange={(placeholder) => onUpdate({ placeholder })}
+            className="content-start gap-1.5"
+          />
         ) : null}
         {steps ? (
-          <div className="grid content-start gap-1.5">
-            <Label htmlFor={id("step")}>{messages.fieldStep}</Label>
-            <Select
-              value={stepOf(field, steps) ?? undefined}
-              onValueChange={(stepId) => onUpdate({ stepId })}
-            >
-              <SelectTrigger id={id("step")}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {steps.map((step, i) => (
-                  <SelectItem key={step.id} value={step.id}>
-                    {step.title || fillTemplate(messages.stepTitlePlaceholder, { n: i + 1 })}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
+          <FieldBlock label={messages.fieldStep} className="content-start gap-1.5">
+            {(control) => (
+              <Select
+                value={stepOf(field, steps) ?? undefined}
+                onValueChange={(stepId) => onUpdate({ stepId })}
+              >
+                <SelectTrigger {...control}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {steps.map((step, i) => (
+                    <SelectItem key={step.id} value={step.id}>
+                      {step.title || fillTemplate(messages.stepTitlePlaceholder, { n: i + 1 })}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          </FieldBlock>
         ) : null}
       </div>
 
-      <div className="grid gap-1.5">
-        <Label htmlFor={id("instructions")}>{messages.fieldInstructions}</Label>
-        <Textarea
-          id={id("instructions")}
-          value={field.instructions}
-          maxLength={FIELD_INSTRUCTIONS_MAX}
-          rows={3}
-          aria-describedby={id("instructions-hint")}
-          onChange={(e) => onUpdate({ instructions: e.target.value })}
-        />
-        <p id={id("instructions-hint")} className="text-xs text-muted-foreground">
-          {messages.fieldInstructionsHint}
-        </p>
-      </div>
+      <TextAreaField
+        label={messages.fieldInstructions}
+        hint={messages.fieldInstructionsHint}
+        value={field.instructions}
+        maxLength={FIELD_INSTRUCTIONS_MAX}
+        onChange={(instructions) => onUpdate({ instructions })}
+        className="gap-1.5"
+      />
 
       <div className="grid gap-3">
         <SwitchRow
-          id={id("required")}
+          switchFirst
           label={messages.fieldRequired}
           hint={messages.fieldRequiredHint}
           checked={field.required}
-          onChange={(required) => onUpdate({ required })}
+          onCheckedChange={(required) => onUpdate({ required })}
         />
         <SwitchRow
-          id={id("personal")}
+          switchFirst
           label={messages.fieldPersonal}
           hint={isEmail ? messages.fieldEmailAlwaysPersonal : messages.fieldPersonalHint}
           checked={isEmail || field.personal}
           disabled={isEmail}
-          onChange={(personal) => onUpdate({ personal })}
+          onCheckedChange={(personal) => onUpdate({ personal })}
         />
         {memorizeOffered(field.type, ctx.isSignupEnabled) ? (
           <SwitchRow
-            id={id("memorize")}
+            switchFirst
             label={messages.fieldMemorize}
             hint={messages.fieldMemorizeHint}
             checked={field.memorize}
-            onChange={(memorize) => onUpdate({ memorize })}
+            onCheckedChange={(memorize) => onUpdate({ memorize })}
           />
         ) : null}
       </div>
 
       {filterConditionOffered(ctx.aiQueryMethod) ? (
-        <div className="grid gap-1.5 @md:max-w-xs">
-          <Label htmlFor={id("filter")}>{messages.fieldFilterCondition}</Label>
-          <Select
-            value={field.filterCondition}
-            onValueChange={(v) => onUpdate({ filterCondition: v as CustomField["filterCondition"] })}
-          >
-            <SelectTrigger id={id("filter")} aria-describedby={id("filter-hint")}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {FILTER_CONDITIONS.map((c) => (
-                <SelectItem key={c} value={c}>
-                  {messages[FILTER_LABEL[c]]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <p id={id("filter-hint")} className="text-xs text-muted-foreground">
-            {messages.fieldFilterConditionHint}
-          </p>
-        </div>
+        <FieldBlock
+          label={messages.fieldFilterCondition}
+          hint={messages.fieldFilterConditionHint}
+          className="gap-1.5 @md:max-w-xs"
+        >
+          {(control) => (
+            <Select
+              value={field.filterCondition}
+              onValueChange={(v) => onUpdate({ filterCondition: v as CustomField["filterCondition"] })}
+            >
+              <SelectTrigger {...control}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {FILTER_CONDITIONS.map((c) => (
+                  <SelectItem key={c} value={c}>
+                    {messages[FILTER_LABEL[c]]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        </FieldBlock>
       ) : null}
 
       {hasOptions(field.type) ? (
@@ -295,41 +284,6 @@ function FieldDetails({ field, appId, toolId, steps, ctx, onUpdate, onType, onOp
           onChange={onOptions}
         />
       ) : null}
-    </div>
-  );
-}
-
-function SwitchRow({
-  id,
-  label,
-  hint,
-  checked,
-  disabled,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  hint: string;
-  checked: boolean;
-  disabled?: boolean;
-  onChange: (checked: boolean) => void;
-}) {
-  return (
-    <div className="flex items-start gap-3">
-      <Switch
-        id={id}
-        checked={checked}
-        disabled={disabled}
-        onCheckedChange={onChange}
-        aria-describedby={`${id}-hint`}
-        className="mt-0.5"
-      />
-      <div className="grid gap-1">
-        <Label htmlFor={id}>{label}</Label>
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      </div>
     </div>
   );
 }

@@ -106,6 +106,10 @@ export function FieldsPanel({ appId, toolId, value, onChange, ctx, ownerPlan }: 
   const rememberOpener = () => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   };
+  const openMagic = () => {
+    rememberOpener();
+    setMagicOpen(true);
+  };
 
   // A type the builder may not pick any more (first load ended as a non-admin) falls back.
   useEffect(() => {
@@ -304,21 +308,7 @@ export function FieldsPanel({ appId, toolId, value, onChange, ctx, ownerPlan }: 
           </div>
         ) : null}
         <div className="flex flex-wrap gap-2">
-          <Button type="submit">
-            <PlusIcon aria-hidden="true" />
-            {messages.fieldAdd}
-          </Button>
-          <Button
-            type="button"
-            variant="outline"
-            onClick={() => {
-              rememberOpener();
-              setMagicOpen(true);
-            }}
-          >
-            <SparklesIcon aria-hidden="true" />
-            {messages.fieldMagicCreate}
-          </Button>
+          <AddButtons onMagic={openMagic} />
         </div>
       </form>
 
@@ -333,22 +323,7 @@ export function FieldsPanel({ appId, toolId, value, onChange, ctx, ownerPlan }: 
             <p className="font-medium">{messages.fieldsEmptyTitle}</p>
             <p className="max-w-md text-sm text-muted-foreground">{messages.fieldsEmptyText}</p>
             <div className="mt-1 flex flex-wrap justify-center gap-2">
-              <Button type="button" size="sm" onClick={() => nameRef.current?.focus()}>
-                <PlusIcon aria-hidden="true" />
-                {messages.fieldAdd}
-              </Button>
-              <Button
-                type="button"
-                size="sm"
-                variant="outline"
-                onClick={() => {
-                  rememberOpener();
-                  setMagicOpen(true);
-                }}
-              >
-                <SparklesIcon aria-hidden="true" />
-                {messages.fieldMagicCreate}
-              </Button>
+              <AddButtons size="sm" onAdd={() => nameRef.current?.focus()} onMagic={openMagic} />
             </div>
           </div>
         ) : (
@@ -454,5 +429,21 @@ export function FieldsPanel({ appId, toolId, value, onChange, ctx, ownerPlan }: 
         </AlertDialogContent>
       </AlertDialog>
     </div>
+  );
+}
+
+/** Add a field (submits the add form, or `onAdd`) and Magic create, side by side. */
+function AddButtons({ size, onAdd, onMagic }: { size?: "sm"; onAdd?: () => void; onMagic: () => void }) {
+  return (
+    <>
+      <Button type={onAdd ? "button" : "submit"} size={size} onClick={onAdd}>
+        <PlusIcon aria-hidden="true" />
+        {messages.fieldAdd}
+      </Button>
+      <Button type="button" size={size} variant="outline" onClick={onMagic}>
+        <SparklesIcon aria-hidden="true" />
+        {messages.fieldMagicCreate}
+      </Button>
+    </>
   );
 }

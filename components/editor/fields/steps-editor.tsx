@@ -4,12 +4,11 @@ import { PlusIcon, Trash2Icon } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { Switch } from "@/components/ui/switch";
 import type { RuleError } from "@/lib/apps/field-rules";
 import { FIELD_LABEL_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
+import { SwitchRow } from "../panel-parts";
 import { addStep, type FieldsPatch, type FieldsValue, removeStep, setMultiStep, stepOf } from "./field-edits";
 
 // Multi-step input: "can be switched on only when custom fields exist"; steps have generated
@@ -42,23 +41,15 @@ export function StepsEditor({
       <h3 id={`${ids}-title`} className="text-sm font-semibold">
         {messages.stepsTitle}
       </h3>
-      <div className="flex items-start gap-3">
-        <Switch
-          id={`${ids}-switch`}
-          checked={on}
-          // Off can always be chosen; on needs a field.
-          disabled={noFields && !on}
-          aria-describedby={`${ids}-hint`}
-          onCheckedChange={(checked) => apply(setMultiStep(value, checked))}
-          className="mt-0.5"
-        />
-        <div className="grid gap-1">
-          <Label htmlFor={`${ids}-switch`}>{messages.stepsSwitch}</Label>
-          <p id={`${ids}-hint`} className="text-xs text-muted-foreground">
-            {noFields ? messages.stepsNeedFields : messages.stepsHint}
-          </p>
-        </div>
-      </div>
+      <SwitchRow
+        switchFirst
+        label={messages.stepsSwitch}
+        hint={noFields ? messages.stepsNeedFields : messages.stepsHint}
+        checked={on}
+        // Off can always be chosen; on needs a field.
+        disabled={noFields && !on}
+        onCheckedChange={(checked) => apply(setMultiStep(value, checked))}
+      />
 
       {on ? (
         <>

@@ -1,11 +1,11 @@
 "use client";
 
+import { FieldBlock, PanelSection, SwitchRow } from "@/components/editor/panel-parts";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { type AppSettings, MAIN_PAGES } from "@/lib/apps/schemas";
 import { CUSTOM_DOMAIN_MAX, EMAIL_MAX, URL_MAX } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
-import { FieldBlock, PanelSection, SwitchRow } from "./form-parts";
 import { InviteButton } from "./invite-button";
 import {
   type Parsed,
@@ -135,7 +135,7 @@ function RequiredText({
   type: "url" | "email";
 }) {
   const draft = useDraft(value, same, parse, onValid);
-  const error = draft.error ? messages[draft.error] : draft.text.trim() === "" ? messages[missing] : null;
+  const error = draft.message ?? (draft.text.trim() === "" ? messages[missing] : null);
   return (
     <FieldBlock label={label} error={error}>
       {(control) => (

@@ -2,11 +2,11 @@
 
 import { useEffect, useState } from "react";
 import { apiFetch } from "@/components/auth/api-client";
+import type { ControlProps } from "@/components/editor/panel-parts";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { ModelListResponse } from "@/lib/ai/schemas";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
-import type { ControlProps } from "./form-parts";
 import { modelChoices } from "./settings-rules";
 
 // The model dropdown: GET /api/models (the provider's list, cached by the server, or its

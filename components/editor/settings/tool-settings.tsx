@@ -2,6 +2,7 @@
 
 import { PlusIcon } from "lucide-react";
 import { useState } from "react";
+import { FieldBlock, PanelSection, SwitchRow } from "@/components/editor/panel-parts";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -20,7 +21,6 @@ import {
 } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
-import { FieldBlock, PanelSection, SwitchRow } from "./form-parts";
 import { ModelSelect } from "./model-select";
 import {
   addTemplateCategory,
@@ -62,7 +62,6 @@ export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
   );
   // Every setting here is admin-only (spec 1 §6); the shared list decides.
   const locked = (key: keyof AppSettings) => !canChangeSetting(key, isAdmin);
-  const error = (key: MessageKey | null) => (key ? messages[key] : null);
 
   return (
     <PanelSection
@@ -87,7 +86,7 @@ export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
       <FieldBlock
         label={messages.appSettingsTemperature}
         hint={messages.appSettingsTemperatureHint}
-        error={error(temperature.error)}
+        error={temperature.message}
       >
         {(control) => (
           <div className="flex items-center gap-3">
@@ -138,7 +137,7 @@ export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
       <FieldBlock
         label={messages.appSettingsCredits}
         hint={messages.appSettingsCreditsHint}
-        error={error(credits.error)}
+        error={credits.message}
       >
         {(control) => (
           <Input
@@ -165,52 +164,49 @@ export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
 
 /** Run limits per user (spec 1 §5): any builder who may edit settings sets them. */
 export function RunLimitSettings({ value, onChange }: Omit<Props, "isAdmin">) {
-  const daily = useDraft(value.dailyUserLimit, formatLimit, parseUserLimit, (n) =>
-    onChange({ dailyUserLimit: n }),
-  );
-  const weekly = useDraft(value.weeklyUserLimit, formatLimit, parseUserLimit, (n) =>
-    onChange({ weeklyUserLimit: n }),
-  );
-  const error = (key: MessageKey | null) => (key ? messages[key] : null);
   return (
     <PanelSection title={messages.appSettingsLimitsHeading}>
       <div className="grid gap-4">
-        <FieldBlock
+        <UserLimitField
           label={messages.appSettingsDailyLimit}
-          hint={messages.appSettingsLimitHint}
-          error={error(daily.error)}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              placeholder={messages.appSettingsNoLimit}
-              maxLength={String(USER_RUN_LIMIT_MAX).length + 2}
-              value={daily.text}
-              onChange={(e) => daily.change(e.target.value)}
-              onBlur={daily.blur}
-            />
-          )}
-        </FieldBlock>
-        <FieldBlock
+          value={value.dailyUserLimit}
+          onValid={(n) => onChange({ dailyUserLimit: n })}
+        />
+        <UserLimitField
           label={messages.appSettingsWeeklyLimit}
-          hint={messages.appSettingsLimitHint}
-          error={error(weekly.error)}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              placeholder={messages.appSettingsNoLimit}
-              maxLength={String(USER_RUN_LIMIT_MAX).length + 2}
-              value={weekly.text}
-              onChange={(e) => weekly.change(e.target.value)}
-              onBlur={weekly.blur}
-            />
-          )}
-        </FieldBlock>
+          value={value.weeklyUserLimit}
+          onValid={(n) => onChange({ weeklyUserLimit: n })}
+        />
       </div>
     </PanelSection>
+  );
+}
+
+/** One run limit: a whole number, or empty for no limit. */
+function UserLimitField({
+  label,
+  value,
+  onValid,
+}: {
+  label: string;
+  value: number | null;
+  onValid: (limit: number | null) => void;
+}) {
+  const draft = useDraft(value, formatLimit, parseUserLimit, onValid);
+  return (
+    <FieldBlock label={label} hint={messages.appSettingsLimitHint} error={draft.message}>
+      {(control) => (
+        <Input
+          {...control}
+          inputMode="numeric"
+          placeholder={messages.appSettingsNoLimit}
+          maxLength={String(USER_RUN_LIMIT_MAX).length + 2}
+          value={draft.text}
+          onChange={(e) => draft.change(e.target.value)}
+          onBlur={draft.blur}
+        />
+      )}
+    </FieldBlock>
   );
 }
 
@@ -314,10 +310,7 @@ export function TemplateSettings({ value, onChange, isAdmin }: Props) {
         )}
       </FieldBlock>
 
-      <FieldBlock
-        label={messages.appSettingsTemplateImage}
-        error={image.error ? messages[image.error] : null}
-      >
+      <FieldBlock label={messages.appSettingsTemplateImage} error={image.message}>
         {(control) => (
           <Input
             {...control}

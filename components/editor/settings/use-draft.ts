@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { MessageKey } from "@/lib/messages";
+import { type MessageKey, messages } from "@/lib/messages";
 import type { Parsed } from "./settings-rules";
 
 /**
@@ -44,5 +44,8 @@ export function useDraft<T>(
     if (parsed.ok) setText(format(parsed.value));
   };
 
-  return { text, error, change, blur };
+  /** The error's text, to show under the box. */
+  const message = error ? messages[error] : null;
+
+  return { text, error, message, change, blur };
 }

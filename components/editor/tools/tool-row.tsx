@@ -1,27 +1,19 @@
 "use client";
 
-import {
-  CircleCheckIcon,
-  CircleDashedIcon,
-  EllipsisVerticalIcon,
-  ImageIcon,
-  PencilIcon,
-  Trash2Icon,
-} from "lucide-react";
+import { CircleCheckIcon, CircleDashedIcon, ImageIcon, PencilIcon, Trash2Icon } from "lucide-react";
 import Link from "next/link";
 import { DragHandle, type DragHandleProps } from "@/components/editor/fields/sortable-list";
-import { Button } from "@/components/ui/button";
+import { Badge } from "@/components/ui/badge";
 import {
   DropdownMenu,
+  DropdownMenuActionsTrigger,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuSeparator,
-  DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import type { ToolView } from "./tool-api";
-import { ToolStatusBadge } from "./tool-status-badge";
 
 export const toolHref = (appId: string, toolId: string) => `/build/app/${appId}/tool/${toolId}`;
 
@@ -66,18 +58,11 @@ export function ToolRow({
         </Link>
         <span className="truncate font-mono text-xs text-muted-foreground">/{tool.path}</span>
       </div>
-      <ToolStatusBadge status={tool.status} />
+      <Badge tone={active ? "positive" : "muted"}>
+        {active ? messages.toolStatusActive : messages.toolStatusDraft}
+      </Badge>
       <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="size-8"
-            aria-label={fillTemplate(messages.toolActions, { name })}
-          >
-            <EllipsisVerticalIcon aria-hidden="true" />
-          </Button>
-        </DropdownMenuTrigger>
+        <DropdownMenuActionsTrigger aria-label={fillTemplate(messages.toolActions, { name })} />
         <DropdownMenuContent align="end">
           <DropdownMenuItem asChild>
             <Link href={toolHref(appId, tool.toolId)}>

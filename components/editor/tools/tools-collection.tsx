@@ -8,6 +8,7 @@ import { SortableItem, SortableList } from "@/components/editor/fields/sortable-
 import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { AddToolDialog } from "./add-tool-dialog";
@@ -129,6 +130,12 @@ export function ToolsCollection({
 
   const thumbTool = tools.find((t) => t.toolId === thumbFor) ?? null;
 
+  const addButton = (
+    <Button onClick={() => setAdding(true)}>
+      <PlusIcon aria-hidden="true" />
+      {messages.addTool}
+    </Button>
+  );
   return (
     <div className="grid gap-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -142,24 +149,12 @@ export function ToolsCollection({
           <span className="text-sm text-muted-foreground">
             {fillTemplate(messages.toolsCountOf, { n: tools.length, max: maxToolsPerApp })}
           </span>
-          {tools.length > 0 && (
-            <Button onClick={() => setAdding(true)}>
-              <PlusIcon aria-hidden="true" />
-              {messages.addTool}
-            </Button>
-          )}
+          {tools.length > 0 && addButton}
         </div>
       </div>
 
       {tools.length === 0 ? (
-        <div className="grid justify-items-center gap-3 rounded-lg border border-dashed border-border px-6 py-12 text-center">
-          <h2 className="font-medium">{messages.toolsEmptyTitle}</h2>
-          <p className="max-w-md text-sm text-muted-foreground">{messages.toolsEmptyText}</p>
-          <Button className="mt-2" onClick={() => setAdding(true)}>
-            <PlusIcon aria-hidden="true" />
-            {messages.addTool}
-          </Button>
-        </div>
+        <EmptyState title={messages.toolsEmptyTitle} text={messages.toolsEmptyText} action={addButton} />
       ) : (
         // dnd-kit puts its screen reader texts beside the list, so the <ul> goes inside.
         <SortableList
