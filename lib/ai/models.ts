@@ -31,7 +31,7 @@ let inflight: Promise<ModelListResponse> | undefined;
 /** The models to choose from, the default model first; never throws. */
 export async function listModels(): Promise<ModelListResponse> {
   const endpoint = modelEndpoint();
-  if (!endpoint) return withDefault(FALLBACK_MODELS, "fallback");
+  if (!endpoint) return withDefault(FALLBACK_MODELS, "not_configured");
   if (cache && cache.expiresAt > Date.now()) return cache.value;
   inflight ??= refresh(endpoint).finally(() => {
     inflight = undefined;

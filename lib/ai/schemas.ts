@@ -7,11 +7,12 @@ export type ModelOption = z.infer<typeof ModelOption>;
 
 /**
  * GET /api/models: the model dropdown's entries. "provider": the configured endpoint's own
- * list; "fallback": the built-in list (no provider configured, or its list failed).
+ * list; "fallback": the built-in list (the provider's list failed); "not_configured": the
+ * built-in list, and no model is configured (the UI names the variable to set).
  */
 export const ModelListResponse = z.object({
   models: z.array(ModelOption),
-  source: z.enum(["provider", "fallback"]),
+  source: z.enum(["provider", "fallback", "not_configured"]),
   defaultModel: z.string(),
 });
 export type ModelListResponse = z.infer<typeof ModelListResponse>;

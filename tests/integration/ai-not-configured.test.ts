@@ -42,7 +42,7 @@ describe("AI features without a model provider", () => {
     const res = await call(models.GET, { method: "GET", path: "/api/models", token });
     expect(res.status).toBe(200);
     const list = ModelListResponse.parse(res.json);
-    expect(list.source).toBe("fallback");
+    expect(list.source).toBe("not_configured");
     expect(list.defaultModel).toBe("gpt-4o-mini");
     expect(list.models[0]).toEqual({ id: "gpt-4o-mini", label: "GPT-4o mini" });
   });

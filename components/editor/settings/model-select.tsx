@@ -15,6 +15,8 @@ import { modelChoices } from "./settings-rules";
 /** Radix Select has no empty value; this one stands for "no model set" (null). */
 const DEFAULT_VALUE = "__default__";
 
+export type ModelNotice = "failed" | "notConfigured" | null;
+
 type ModelList = { state: "loading" } | { state: "ready"; list: ModelListResponse } | { state: "failed" };
 
 // One request per page load: the list is the same for every app and changes rarely.
@@ -34,13 +36,14 @@ export function ModelSelect({
   onChange,
   disabled,
   control,
-  onListFailed,
+  onNotice,
 }: {
   value: string | null;
   onChange: (model: string | null) => void;
   disabled?: boolean;
   control: ControlProps;
-  onListFailed: (failed: boolean) => void;
+  /** What the list says about the models: its request failed, or no model is configured. */
+  onNotice: (notice: ModelNotice) => void;
 }) {
   const [models, setModels] = useState<ModelList>({ state: "loading" });
 
@@ -50,18 +53,18 @@ export function ModelSelect({
       (list) => {
         if (!live) return;
         setModels({ state: "ready", list });
-        onListFailed(false);
+        onNotice(list.source === "not_configured" ? "notConfigured" : null);
       },
       () => {
         if (!live) return;
         setModels({ state: "failed" });
-        onListFailed(true);
+        onNotice("failed");
       },
     );
     return () => {
       live = false;
     };
-  }, [onListFailed]);
+  }, [onNotice]);
 
   const list = models.state === "ready" ? models.list : null;
   const choices = modelChoices(list?.models ?? null, value);

@@ -21,7 +21,7 @@ import {
 } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
-import { ModelSelect } from "./model-select";
+import { type ModelNotice, ModelSelect } from "./model-select";
 import {
   addTemplateCategory,
   parseCredits,
@@ -53,7 +53,7 @@ const formatNumber = (n: number) => String(n);
 const formatUrl = (url: string | null) => url ?? "";
 
 export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
-  const [listFailed, setListFailed] = useState(false);
+  const [modelNotice, setModelNotice] = useState<ModelNotice>(null);
   const temperature = useDraft(value.modelTemperature, formatNumber, parseTemperature, (t) =>
     onChange({ modelTemperature: t }),
   );
@@ -70,7 +70,13 @@ export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
     >
       <FieldBlock
         label={messages.appSettingsModel}
-        hint={listFailed ? messages.appSettingsModelListFailed : undefined}
+        hint={
+          modelNotice === "failed"
+            ? messages.appSettingsModelListFailed
+            : modelNotice === "notConfigured"
+              ? messages.aiNotConfigured
+              : undefined
+        }
       >
         {(control) => (
           <ModelSelect
@@ -78,7 +84,7 @@ export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
             onChange={(aiModel) => onChange({ aiModel })}
             disabled={locked("aiModel")}
             control={control}
-            onListFailed={setListFailed}
+            onNotice={setModelNotice}
           />
         )}
       </FieldBlock>
