@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { migrateDatabase } from "../db/migrate";
+import { e2eModelResponder } from "../tests/e2e/support/model-responder";
 import { startOidcServer } from "../tests/support/oidc-server";
+import { openAiServerEnv, startOpenAiServer } from "../tests/support/openai-server";
 import { startSmtpCapture } from "../tests/support/smtp-server";
 import { startStripeForApp } from "../tests/support/stripe-for-app";
 import { assertLocalDatabase } from "../tests/support/test-env";
@@ -13,7 +15,9 @@ import { adminQuery, type LocalDb, startLocalPostgres } from "./local-db";
 //
 //   1. an embedded PostgreSQL (.data/e2e-postgres, port 54349; or TEST_DATABASE_URL's server),
 //      with a fresh, migrated `builder_e2e` database;
-//   2. a real SMTP server (tests/support/smtp-server.ts) that the app sends mail to;
+//   2. a real SMTP server (tests/support/smtp-server.ts) that the app sends mail to, and the
+//      local OpenAI-compatible model server (tests/support/openai-server.ts, AI_BASE_URL) with
+//      the responder of tests/e2e/support/model-responder.ts;
 //   3. `next build` (skipped when E2E_SKIP_BUILD=1 and a build exists), then our server (`scripts/server.ts`, Next's handler)
 //      on port 3200 with NODE_ENV=production (the job worker runs inside it, as for users);
 //   4. `playwright test` (extra arguments are passed on: `npm run test:e2e -- auth.spec.ts`).
@@ -33,6 +37,8 @@ const BASE_URL = `http://localhost:${PORT}`;
 const DB_NAME = "builder_e2e";
 const MAIL_DIR = path.join(ROOT, ".data/e2e-mail");
 const SERVER_LOG = path.join(ROOT, ".data/e2e-server.log");
+// Uploads of this run only (not the dev server's .data/uploads), emptied at each run.
+const STORAGE_DIR = path.join(ROOT, ".data/e2e-uploads");
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let tearingDown: Promise<void> | undefined;
@@ -92,6 +98,14 @@ async function main(): Promise<number> {
   cleanups.push(() => stripe.server.close());
   log(`Stripe double on ${stripe.server.url}`);
 
+  // The model provider: the app's AI SDK calls reach a local server over HTTP, as they would a
+  // real provider. Specs script failures by what they type (see model-responder.ts).
+  const model = await startOpenAiServer({ responder: e2eModelResponder, record: false });
+  cleanups.push(() => model.close());
+  log(`model server (OpenAI-compatible) on ${model.url}`);
+
+  fs.rmSync(STORAGE_DIR, { recursive: true, force: true });
+
   const appEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -105,6 +119,8 @@ async function main(): Promise<number> {
     GOOGLE_CLIENT_SECRET: oidc.clientSecret,
     GOOGLE_ISSUER: oidc.issuer,
     ...stripe.env,
+    ...openAiServerEnv(model),
+    STORAGE_DIR,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     NEXT_TELEMETRY_DISABLED: "1",
   };

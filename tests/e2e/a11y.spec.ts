@@ -1,10 +1,14 @@
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
+import { fillTemplate } from "../../lib/plans/text";
 import { THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from "../../lib/theme";
+import { EditorPage } from "./pages/editor-page";
 import { EmailActionPage } from "./pages/email-action-page";
+import { FieldsPanel } from "./pages/fields-panel";
+import { HomePage } from "./pages/home-page";
 import { LoginPage } from "./pages/login-page";
 import { expectNoA11yViolations } from "./support/axe";
-import { createBuilder, createPublishedApp } from "./support/db";
+import { createApp, createBuilder, createPublishedApp, createTool } from "./support/db";
 import { linkIn, waitForMail } from "./support/mail";
 import { logInAsBuilder } from "./support/ui";
 
@@ -14,6 +18,67 @@ async function expectNoHorizontalScroll(page: Page, where: string): Promise<void
     document.documentElement.clientWidth,
   ]);
   expect(scrollWidth, `${where} scrolls sideways`).toBeLessThanOrEqual(clientWidth);
+}
+
+/**
+ * An admin on a paid plan (every panel and setting shows) with one app of each kind: a published
+ * single-tool app with fields, examples and the colorful style, a published generated app with
+ * an active and a draft tool, and a space app.
+ */
+async function editorWorld() {
+  const builder = await createBuilder({ plan: "explorer", isAdmin: true });
+  const tag = Math.random().toString(36).slice(2, 8);
+  const tool = await createApp(builder, {
+    header: `Axe tool ${tag}`,
+    status: "active",
+    content: {
+      description: "Plans a week of meals.",
+      examples: ["Vegetarian", "Quick dinners"],
+      gptPrompt: "Plan meals for [diet].",
+      inputLabel: "What do you like?",
+      fields: [
+        { name: "diet", label: "Diet", type: "select", options: [{ label: "Vegan" }, { label: "Omnivore" }] },
+        { name: "notes", label: "Notes", type: "long_text" },
+      ],
+      ctaMessage: "Want more?",
+      ctaButton: "Book a call",
+      ctaLink: "https://example.com",
+    },
+    style: {
+      styleName: "colorful",
+      background: "#7BDCB5",
+      headerTextColor: "#000000",
+      subheaderTextColor: "#000000",
+      buttonTextColor: "#FFFFFF",
+      buttonBackgroundColor: "#000000",
+    },
+  });
+  const hub = await createApp(builder, {
+    type: "generated",
+    status: "active",
+    header: `Axe hub ${tag}`,
+    content: { description: "Tools for the kitchen." },
+  });
+  const path = `axe-${tag}`;
+  const liveTool = await createTool(hub.appId, {
+    title: "Shopping list",
+    path,
+    status: "active",
+    content: { description: "Makes a list.", examples: ["For four"] },
+  });
+  await createTool(hub.appId, { title: "", path: `${path}-draft` });
+  const space = await createApp(builder, { type: "space", header: `Axe space ${tag}` });
+  return { builder, tool, hub, space, path, liveTool };
+}
+
+/** An invitation link to claim this app, as its admin copies it. */
+async function inviteLink(page: Page, appId: string): Promise<string> {
+  await page.request.post(`/api/apps/${appId}/settings`, {
+    data: { baseRevision: 0, appSettings: { isClaimable: true } },
+  });
+  const res = await page.request.get(`/api/apps/${appId}/settings/claimInvitation`);
+  expect(res.status()).toBe(200);
+  return (await res.json()).inviteLink;
 }
 
 // axe on every page, in both colour themes: 0 violations. (/dev/outbox does not exist in
@@ -114,6 +179,161 @@ for (const colorScheme of ["light", "dark"] as const) {
       await page.getByRole("button", { name: new RegExp(messages.accountMenu) }).click();
       await expect(page.getByRole("menu")).toBeVisible();
       await expectNoA11yViolations(page, `account menu (${colorScheme})`, '[role="menu"]');
+    });
+
+    test("home with apps, the create dialog, and the editor's menu and every panel", async ({ page }) => {
+      test.setTimeout(240_000);
+      const world = await editorWorld();
+      await logInAsBuilder(page, world.builder);
+      const home = new HomePage(page);
+      await expect(home.appCard(world.tool.header)).toBeVisible();
+      await expectNoA11yViolations(page, `/home with apps (${colorScheme})`);
+      await home.createAppButton.click();
+      await expect(home.createDialog).toBeVisible();
+      await expectNoA11yViolations(page, `create app dialog (${colorScheme})`);
+      await page.keyboard.press("Escape");
+
+      const editor = new EditorPage(page, world.tool.appId);
+      await editor.goto();
+      await expect(editor.menu).toBeVisible();
+      await expect(page.getByTestId("editor-preview").getByRole("heading", { level: 1 })).toBeVisible();
+      await expectNoA11yViolations(page, `editor menu (${colorScheme})`);
+      const panels: [string, string][] = [
+        [messages.editorMenuToolTexts, messages.editorMenuToolTexts],
+        [messages.editorMenuBranding, messages.brandingTitle],
+        [messages.editorMenuFields, messages.fieldsTitle],
+        [messages.editorMenuResultsLayout, messages.editorResultsTitle],
+        [messages.editorMenuCta, messages.editorCtaTitle],
+        [messages.editorMenuDataSources, messages.editorDataSourcesTitle],
+        [messages.editorMenuToolSettings, messages.appSettingsToolTitle],
+      ];
+      for (const [entry, heading] of panels) {
+        await editor.openPanel(entry, heading);
+        if (entry === messages.editorMenuFields) await new FieldsPanel(page).expand("Diet");
+        await expectNoA11yViolations(page, `editor panel ${entry} (${colorScheme})`);
+        await editor.backToMenu.click();
+        await expect(editor.menu).toBeVisible();
+      }
+
+      // The menus of the other kinds and their own panels.
+      const hub = new EditorPage(page, world.hub.appId);
+      await hub.goto();
+      await expectNoA11yViolations(page, `generated app editor menu (${colorScheme})`);
+      await hub.openPanel(messages.editorMenuAppSettings, messages.appSettingsAppTitle);
+      await expectNoA11yViolations(page, `generated app settings (${colorScheme})`);
+      const space = new EditorPage(page, world.space.appId);
+      await space.goto("details");
+      await expect(page.getByRole("heading", { level: 2, name: messages.editorDetailsTitle })).toBeVisible();
+      await expectNoA11yViolations(page, `space app details (${colorScheme})`);
+    });
+
+    test("the tools page, the tool editor and the claim page", async ({ page, browser }) => {
+      test.setTimeout(180_000);
+      const world = await editorWorld();
+      await logInAsBuilder(page, world.builder);
+      await check(page, `/build/app/${world.hub.appId}/tools`, heading(page, messages.toolsTitle));
+      await page.getByRole("button", { name: messages.addTool }).click();
+      await expect(page.getByRole("dialog", { name: messages.addToolTitle })).toBeVisible();
+      await expectNoA11yViolations(page, `add tool dialog (${colorScheme})`);
+      await page.keyboard.press("Escape");
+
+      const toolEditor = `/build/app/${world.hub.appId}/tool/${world.liveTool.toolId}`;
+      await check(page, toolEditor, () =>
+        expect(page.getByLabel(messages.editorHeader, { exact: true })).toHaveValue("Shopping list"),
+      );
+      for (const section of [messages.editorMenuFields, messages.toolPageSection]) {
+        await page
+          .getByRole("navigation", { name: messages.toolEditorSections })
+          .getByRole("button", { name: section })
+          .click();
+        await expect(
+          page.getByRole("heading", {
+            level: 2,
+            name: section === messages.editorMenuFields ? messages.fieldsTitle : section,
+          }),
+        ).toBeVisible();
+        await expectNoA11yViolations(page, `tool editor ${section} (${colorScheme})`);
+      }
+
+      // The claim page, as another builder opens the invitation.
+      const link = await inviteLink(page, world.tool.appId);
+      const other = await (await browser.newContext({ colorScheme })).newPage();
+      await logInAsBuilder(other, await createBuilder());
+      await other.goto(link);
+      await expect(other.getByRole("button", { name: messages.claimButton })).toBeVisible();
+      await expectNoA11yViolations(other, `claim page (${colorScheme})`);
+      await other.goto("/claim/not-a-code");
+      await expect(other.getByText(messages.claimInvalid)).toBeVisible();
+      await expectNoA11yViolations(other, `claim page, invalid link (${colorScheme})`);
+      await other.context().close();
+    });
+
+    test("the published app pages", async ({ page }) => {
+      const world = await editorWorld();
+      const title = (name: string) => () =>
+        expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+      await check(page, `/app/${world.tool.appId}`, title(world.tool.header));
+      await check(page, `/app/${world.hub.appId}`, title(world.hub.header));
+      await check(page, `/app/${world.hub.appId}/tool/${world.path}`, title("Shopping list"));
+      await check(page, `/tool/${world.path}`, title("Shopping list"));
+      await check(page, `/app/${world.hub.appId}/tool/nothing-here`, () =>
+        expect(
+          page.getByRole("heading", {
+            name: fillTemplate(messages.toolPathNotFound, { path: "nothing-here" }),
+          }),
+        ).toBeVisible(),
+      );
+      // A draft, as its builder sees it (with the banner).
+      await logInAsBuilder(page, world.builder);
+      await check(page, `/app/${world.space.appId}`, title(world.space.header));
+    });
+
+    test("the builder's new pages at 375 px, with nothing wider than the screen", async ({
+      page,
+      browser,
+    }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width: 375, height: 800 });
+      const world = await editorWorld();
+      await logInAsBuilder(page, world.builder);
+      await expect(new HomePage(page).appCard(world.tool.header)).toBeVisible();
+      await expectNoHorizontalScroll(page, "/home with apps");
+      const editor = new EditorPage(page, world.tool.appId);
+      await editor.goto();
+      await expectNoHorizontalScroll(page, "editor menu");
+      for (const panel of ["texts", "branding", "fields", "call-to-action", "settings"]) {
+        await editor.goto(panel);
+        await expect(page.getByRole("heading", { level: 2 }).first()).toBeVisible();
+        if (panel === "fields") await new FieldsPanel(page).expand("Diet");
+        await expectNoHorizontalScroll(page, `editor panel ${panel}`);
+      }
+      await page.getByRole("button", { name: messages.editorPreview }).click();
+      await expect(page.getByTestId("editor-preview")).toBeVisible();
+      await expectNoHorizontalScroll(page, "editor preview on a phone");
+      await page.goto(`/build/app/${world.hub.appId}/tools`);
+      await expect(page.getByRole("heading", { level: 1, name: messages.toolsTitle })).toBeVisible();
+      await expectNoHorizontalScroll(page, "tools page");
+      await page.goto(`/build/app/${world.hub.appId}/tool/${world.liveTool.toolId}`);
+      await expect(page.getByLabel(messages.editorHeader, { exact: true })).toBeVisible();
+      await expectNoHorizontalScroll(page, "tool editor");
+      const link = await inviteLink(page, world.tool.appId);
+      const other = await (
+        await browser.newContext({ viewport: { width: 375, height: 800 }, colorScheme })
+      ).newPage();
+      await logInAsBuilder(other, await createBuilder());
+      await other.goto(link);
+      await expect(other.getByRole("button", { name: messages.claimButton })).toBeVisible();
+      await expectNoHorizontalScroll(other, "claim page");
+      await other.context().close();
+      for (const path of [
+        `/app/${world.tool.appId}`,
+        `/app/${world.hub.appId}`,
+        `/app/${world.hub.appId}/tool/${world.path}`,
+      ]) {
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+        await expectNoHorizontalScroll(page, path);
+      }
     });
 
     test("at 375 px, with nothing wider than the screen", async ({ page }) => {

@@ -21,7 +21,7 @@ import {
 import { CSS } from "@dnd-kit/utilities";
 import { GripVerticalIcon } from "lucide-react";
 import type * as React from "react";
-import { useId } from "react";
+import { useId, useRef } from "react";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
@@ -47,6 +47,7 @@ export function SortableList({
 }) {
   // A stable id keeps dnd-kit's screen reader ids the same on the server and in the browser.
   const id = useId();
+  const moved = useRef(false);
   const sensors = useSensors(
     // A few pixels of movement before a drag starts, so a click on the handle stays a click.
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -57,8 +58,17 @@ export function SortableList({
   const say = (template: string, id: UniqueIdentifier, at: UniqueIdentifier) =>
     fillTemplate(template, { item: labelOf(String(id)), position: position(at), total: ids.length });
   const announcements: Announcements = {
-    onDragStart: ({ active }) => say(messages.dndPickedUp, active.id, active.id),
-    onDragOver: ({ active, over }) => (over ? say(messages.dndMovedTo, active.id, over.id) : undefined),
+    onDragStart: ({ active }) => {
+      moved.current = false;
+      return say(messages.dndPickedUp, active.id, active.id);
+    },
+    // dnd-kit reports the item over itself right after the pick-up: that is no move, and
+    // announcing it would talk over "picked up". Once it has moved, every position is said.
+    onDragOver: ({ active, over }) => {
+      if (!over || (over.id === active.id && !moved.current)) return undefined;
+      moved.current = true;
+      return say(messages.dndMovedTo, active.id, over.id);
+    },
     onDragEnd: ({ active, over }) => say(messages.dndDropped, active.id, over?.id ?? active.id),
     onDragCancel: ({ active }) => say(messages.dndCancelled, active.id, active.id),
   };

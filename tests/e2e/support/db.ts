@@ -48,7 +48,15 @@ export type SeededUser = { id: string; email: string; password: string; accountI
 
 /** A builder who can log in right away: verified, with an account, unless told otherwise. */
 export async function createBuilder(
-  opts: { email?: string; password?: string; verified?: boolean; withAccount?: boolean } = {},
+  opts: {
+    email?: string;
+    password?: string;
+    verified?: boolean;
+    withAccount?: boolean;
+    /** The account's plan (default lite). */
+    plan?: string;
+    isAdmin?: boolean;
+  } = {},
 ): Promise<SeededUser> {
   const email = (opts.email ?? uniqueEmail("builder")).toLowerCase();
   const password = opts.password ?? PASSWORD;
@@ -60,8 +68,9 @@ export async function createBuilder(
   let accountId: string | undefined;
   if (opts.withAccount !== false) {
     const [account] = await sql<{ account_id: string }>(
-      `INSERT INTO accounts (user_id, account_type) VALUES ($1, 'builder') RETURNING account_id`,
-      [user!.id],
+      `INSERT INTO accounts (user_id, account_type, plan, is_admin)
+       VALUES ($1, 'builder', $2, $3) RETURNING account_id`,
+      [user!.id, opts.plan ?? "lite", opts.isAdmin ?? false],
     );
     accountId = account!.account_id;
   }
@@ -109,4 +118,106 @@ export async function findUser(email: string, tenantId: string | null = null) {
     [email.toLowerCase(), tenantId],
   );
   return row;
+}
+
+// ---- apps (issue 8): what the editor would have saved, written directly ----
+
+export type AppKind = "tool" | "generated" | "space";
+
+/** A custom field as stored in an app's content (the schema's defaults for what is left out). */
+export type SeedField = { name: string; label?: string; type?: string; options?: { label: string }[] };
+
+export type SeedApp = {
+  type?: AppKind;
+  status?: "active" | "draft";
+  header?: string;
+  /** Other keys of the app's content (description, fields, gptPrompt, examples...). */
+  content?: Record<string, unknown>;
+  /** The style record (app_styles); none when left out (revision 0: never saved). */
+  style?: Record<string, unknown>;
+  /** The settings record (app_settings); none when left out. */
+  settings?: Record<string, unknown>;
+};
+
+const withFieldDefaults = (f: SeedField) => ({
+  label: f.label ?? f.name,
+  type: f.type ?? "text",
+  required: false,
+  personal: false,
+  memorize: false,
+  stepId: null,
+  instructions: "",
+  options: (f.options ?? []).map((o) => ({ iconUrl: null, ...o })),
+  filterCondition: "none",
+  placeholder: "",
+  name: f.name,
+});
+
+/** An app of this builder's account, with its content, and style and settings records when given. */
+export async function createApp(
+  owner: { accountId?: string },
+  app: SeedApp = {},
+): Promise<{ appId: string; header: string }> {
+  if (!owner.accountId) throw new Error("createApp: the owner has no builder account");
+  const header = app.header ?? "E2E App";
+  const content: Record<string, unknown> = { appBuilderVersion: 4, ...app.content, header };
+  if (Array.isArray(content.fields)) content.fields = (content.fields as SeedField[]).map(withFieldDefaults);
+  const [row] = await sql<{ id: string }>(
+    `INSERT INTO apps (owner_account_id, type, status, header, content)
+     VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [owner.accountId, app.type ?? "tool", app.status ?? "draft", header, JSON.stringify(content)],
+  );
+  const appId = row!.id;
+  if (app.style) {
+    await sql("INSERT INTO app_styles (app_id, style) VALUES ($1, $2)", [appId, JSON.stringify(app.style)]);
+  }
+  if (app.settings) {
+    await sql("INSERT INTO app_settings (app_id, settings) VALUES ($1, $2)", [
+      appId,
+      JSON.stringify(app.settings),
+    ]);
+  }
+  return { appId, header };
+}
+
+/** A tool of a generated app, after the others. */
+export async function createTool(
+  appId: string,
+  tool: { title?: string; path: string; status?: "active" | "draft"; content?: Record<string, unknown> },
+): Promise<{ toolId: string; path: string }> {
+  const title = tool.title ?? "";
+  const [row] = await sql<{ id: string }>(
+    `INSERT INTO tools (app_id, title, path, status, position, content)
+     VALUES ($1, $2, $3, $4, (SELECT count(*) FROM tools WHERE app_id = $1), $5) RETURNING id`,
+    [appId, title, tool.path, tool.status ?? "draft", JSON.stringify({ ...tool.content, header: title })],
+  );
+  return { toolId: row!.id, path: tool.path };
+}
+
+/** The app as stored: its row, its content, and its style and settings records (if any). */
+export async function readApp(appId: string) {
+  const [row] = await sql<{
+    owner_account_id: string;
+    status: string;
+    header: string;
+    revision: number;
+    content: Record<string, unknown> & { fields?: { name: string; options: { label: string }[] }[] };
+    style: Record<string, unknown> | null;
+    settings: Record<string, unknown> | null;
+  }>(
+    `SELECT a.owner_account_id, a.status, a.header, a.revision, a.content,
+            st.style, se.settings
+     FROM apps a
+     LEFT JOIN app_styles st ON st.app_id = a.id
+     LEFT JOIN app_settings se ON se.app_id = a.id
+     WHERE a.id = $1`,
+    [appId],
+  );
+  return row;
+}
+
+/** The ids of the apps this account owns. */
+export async function appsOwnedBy(accountId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }>("SELECT id FROM apps WHERE owner_account_id = $1", [accountId]);
+  return rows.map((r) => r.id);
 }
