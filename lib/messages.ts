@@ -185,7 +185,7 @@ export const messages = {
   signupNeedsPublishAndDomain:
     "Signup can be enabled only after the app is published and a custom domain is set",
   paidMembershipsNeedSignup: "Paid memberships need signup enabled",
-  adminOnlySetting: "Only admins can change {setting}",
+  adminOnlySetting: 'Only admins can change "{setting}"',
   liveToolLimit:
     "You've reached your plan's limit of live tools ({n}). Deactivate a tool or upgrade to activate more.",
   toolPathTaken: "Another tool already uses this path",

@@ -80,13 +80,28 @@ export function AppEditor({ app, isAdmin }: AppEditorProps) {
     if (from === panel) return;
     const root = panelRef.current;
     if (!root) return;
-    const target =
-      panel === "main"
-        ? root.querySelector<HTMLElement>(`[data-panel="${from}"]`)
-        : root.querySelector<HTMLElement>("h2");
-    if (target && panel !== "main") target.tabIndex = -1;
-    target?.focus();
     root.scrollTo?.({ top: 0 });
+    const focusTarget = () => {
+      const target =
+        panel === "main"
+          ? root.querySelector<HTMLElement>(`[data-panel="${from}"]`)
+          : root.querySelector<HTMLElement>("h2");
+      if (!target) return false;
+      if (panel !== "main") target.tabIndex = -1;
+      target.focus();
+      return true;
+    };
+    if (focusTarget()) return;
+    // A lazily loaded panel (fields, branding, settings) has no heading until its code arrives;
+    // meanwhile the menu button that opened it is gone and focus fell to the body. The heading
+    // gets it when it appears, unless the builder has put focus somewhere else by then.
+    const observer = new MutationObserver(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && !root.contains(active)) observer.disconnect();
+      else if (focusTarget()) observer.disconnect();
+    });
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
   }, [panel]);
 
   const rules = useFieldRules(isAdmin, ownerPlan, settings.value);

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { safeHref } from "@/lib/apps/safe-link";
 import { AppContent } from "@/lib/apps/schemas";
 import { APP_TEXT_MAX, URL_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
@@ -12,6 +13,10 @@ export type CtaPanelProps = {
 };
 
 const linkSchema = AppContent.shape.ctaLink;
+// The schema takes any URL scheme; the public page links only web addresses, mail and paths of
+// the site (safeHref), so anything else is refused here instead of being silently dropped there.
+const isLink = (link: string) =>
+  linkSchema.safeParse(link).success && (link === "" || safeHref(link) !== null);
 
 /** Call to action: a message and a button with its link, shown under the results. */
 export function CtaPanel({ value, onChange }: CtaPanelProps) {
@@ -46,7 +51,7 @@ export function CtaPanel({ value, onChange }: CtaPanelProps) {
         error={invalidLink !== null ? messages.editorCtaLinkInvalid : null}
         onChange={(text) => {
           const link = text.trim();
-          if (linkSchema.safeParse(link).success) {
+          if (isLink(link)) {
             setInvalidLink(null);
             onChange({ ctaLink: link });
           } else setInvalidLink(text);

@@ -72,11 +72,13 @@ export function AppCard({ app, onDelete }: { app: HomeApp; onDelete: (app: HomeA
         <Badge tone={published ? "positive" : "muted"}>
           {published ? messages.publishPublished : messages.publishNotPublished}
         </Badge>
-        <span>
-          {app.toolsCount === 1
-            ? messages.appToolsCountOne
-            : fillTemplate(messages.appToolsCount, { n: app.toolsCount })}
-        </span>
+        {app.appType !== "space" && (
+          <span>
+            {app.toolsCount === 1
+              ? messages.appToolsCountOne
+              : fillTemplate(messages.appToolsCount, { n: app.toolsCount })}
+          </span>
+        )}
         <RelativeTime iso={app.updatedAt} template={(time) => fillTemplate(messages.appEdited, { time })} />
       </div>
     </li>

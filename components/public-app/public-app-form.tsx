@@ -2,11 +2,11 @@
 
 import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon } from "lucide-react";
 import * as React from "react";
+import { safeImageSrc } from "@/lib/apps/safe-link";
 import type { AppContent, CustomField, InputStep } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
-import { safeImageSrc } from "./safe-url";
 
 // The input of a published tool: the main input with its examples, the custom fields by type,
 // and the steps of a multi-step input. Runs arrive with the next issue: the Run button is shown

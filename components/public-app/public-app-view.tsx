@@ -1,5 +1,6 @@
 import { ArrowLeftIcon, TriangleAlertIcon } from "lucide-react";
 import type * as React from "react";
+import { safeHref, safeImageSrc } from "@/lib/apps/safe-link";
 import type { AppContent, AppStyle, AppType, ToolContent } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -7,7 +8,7 @@ import { cn } from "@/lib/utils";
 import { AppLink } from "./app-link";
 import { contrastRatio, isDarkColor, readableOn, withAlpha } from "./colors";
 import { PublicAppForm } from "./public-app-form";
-import { cssUrl, safeHref, safeImageSrc } from "./safe-url";
+import { cssUrl } from "./safe-url";
 
 // The published app as its visitors see it, drawn from its saved (or, in the editor's preview
 // pane, unsaved) content and style. Presentational: no data is fetched here and nothing here is

@@ -44,7 +44,8 @@ export async function listApps(session: Session) {
       header: r.header,
       appType: r.type,
       status: r.status,
-      toolsCount: r.type === "generated" ? r.toolsCount : 1,
+      // A single-tool app is its one tool; a space app has none (it is a chat app).
+      toolsCount: r.type === "generated" ? r.toolsCount : r.type === "tool" ? 1 : 0,
       updatedAt: r.updatedAt.toISOString(),
     })),
   };

@@ -3,11 +3,12 @@ import { touchApp, writeAppSettingsAt, writeAppStyleAt } from "@/db/queries/apps
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { messages } from "@/lib/messages";
 import { loadSettings, loadStyle, ownerCapabilities } from "./editor-app";
 import { checkCategoryName } from "./field-rules";
 import { ruleFailure } from "./save-app";
 import { AppSettings, AppStyle } from "./schemas";
-import { ADMIN_ONLY_SETTINGS } from "./setting-roles";
+import { ADMIN_ONLY_SETTING_LABELS, isAdminOnlySetting } from "./setting-roles";
 
 // Style and settings are "saved as separate records" (spec 2 §3), each at the revision the
 // editor last saw; a save based on an older one is refused (409) with the current record.
@@ -28,7 +29,7 @@ export async function saveStyle(
   if (!isAdmin(session) && changed(current.appStyle, body.appStyle).includes("hideBuildAI")) {
     throw new AppError(
       "FORBIDDEN",
-      { key: "adminOnlySetting", vars: { setting: "hideBuildAI" } },
+      { key: "adminOnlySetting", vars: { setting: messages[ADMIN_ONLY_SETTING_LABELS.hideBuildAI] } },
       "ADMIN_ONLY",
     );
   }
@@ -49,9 +50,13 @@ export async function saveSettings(
   const current = await loadSettings(app.id);
   if (current.revision !== body.baseRevision) throw conflict("saveConflict", { settings: current });
   const edits = changed(current.appSettings, body.appSettings);
-  const adminOnly = edits.find((k) => (ADMIN_ONLY_SETTINGS as readonly string[]).includes(k));
+  const adminOnly = edits.find(isAdminOnlySetting);
   if (adminOnly && !isAdmin(session)) {
-    throw new AppError("FORBIDDEN", { key: "adminOnlySetting", vars: { setting: adminOnly } }, "ADMIN_ONLY");
+    throw new AppError(
+      "FORBIDDEN",
+      { key: "adminOnlySetting", vars: { setting: messages[ADMIN_ONLY_SETTING_LABELS[adminOnly]] } },
+      "ADMIN_ONLY",
+    );
   }
   const appSettings = AppSettings.parse({ ...current.appSettings, ...body.appSettings });
   checkSettings(app, appSettings, edits);

@@ -16,6 +16,7 @@ import {
   TOOL_PATH_MAX,
   URL_MAX,
 } from "@/lib/constants";
+import { safeHref, safeImageSrc } from "./safe-link";
 
 // The shapes of an app's editable parts, shared by the routes (validation), the editor (types,
 // inline checks) and the tests. Saved content is stored as jsonb and read back through these.
@@ -35,7 +36,16 @@ function patchOf<S extends z.ZodRawShape>(schema: z.ZodObject<S>) {
 }
 
 const text = (max = APP_TEXT_MAX) => z.string().max(max);
-const url = z.union([z.url().max(URL_MAX), z.literal(""), z.string().startsWith("/").max(URL_MAX)]);
+/** A link a builder enters: empty, http(s), mailto or a same-site path; never javascript: or data:. */
+const url = z
+  .string()
+  .max(URL_MAX)
+  .refine((v) => v === "" || safeHref(v) !== null, { message: "Enter a web address or a path" });
+/** An image's address: http(s) or a same-site path (our uploads are /api/files/...). */
+const imageUrl = z
+  .string()
+  .max(URL_MAX)
+  .refine((v) => safeImageSrc(v) !== null, { message: "Enter a web address or a path" });
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 
 export const FIELD_TYPES = [
@@ -57,7 +67,7 @@ export const FILTER_CONDITIONS = ["none", "include", "exclude"] as const;
 /** "Option: label, iconUrl (nullable). Stored per field; draggable to reorder." (spec 2 §3) */
 export const FieldOption = z.object({
   label: z.string().max(OPTION_LABEL_MAX),
-  iconUrl: z.string().max(URL_MAX).nullable().default(null),
+  iconUrl: imageUrl.nullable().default(null),
 });
 export type FieldOption = z.infer<typeof FieldOption>;
 
@@ -131,8 +141,8 @@ export type StyleName = (typeof STYLE_NAMES)[number];
 export const AppStyle = z.object({
   styleName: z.enum(STYLE_NAMES).default("light"),
   background: color.default("#FFFFFF"),
-  backgroundImage: z.string().max(URL_MAX).nullable().default(null),
-  logoUrl: z.string().max(URL_MAX).nullable().default(null),
+  backgroundImage: imageUrl.nullable().default(null),
+  logoUrl: imageUrl.nullable().default(null),
   headerTextColor: color.default("#000000"),
   subheaderTextColor: color.default("#000000"),
   buttonTextColor: color.default("#FFFFFF"),
@@ -157,7 +167,7 @@ export const AppSettings = z.object({
   templateCategory: z.string().max(TEMPLATE_CATEGORY_MAX).nullable().default(null),
   templateCategories: z.array(z.string().min(1).max(TEMPLATE_CATEGORY_MAX)).max(50).default([]),
   isProTool: z.boolean().default(false),
-  templateImageUrl: z.string().max(URL_MAX).nullable().default(null),
+  templateImageUrl: imageUrl.nullable().default(null),
   templateDescription: text().default(""),
   userCanEditResults: z.boolean().default(false),
   isSignupEnabled: z.boolean().default(false),
@@ -232,7 +242,7 @@ export const SaveToolBody = z.object({
     .object({
       title: text(),
       path: z.string().max(TOOL_PATH_MAX),
-      imageUrl: z.string().max(URL_MAX).nullable(),
+      imageUrl: imageUrl.nullable(),
       status: z.enum(["active", "draft"]),
       content: patchOf(ToolContent),
     })

@@ -1,3 +1,4 @@
+import type { MessageKey } from "@/lib/messages";
 import type { AppSettings } from "./schemas";
 
 // Who may change which app setting. Shared by the settings save (server: a non-admin's change
@@ -36,3 +37,22 @@ export function isAdminOnlySetting(key: string): key is AdminOnlySetting {
 export function canChangeSetting(key: keyof AppSettings, isAdmin: boolean): boolean {
   return isAdmin || !isAdminOnlySetting(key);
 }
+
+/** The label the settings panel shows for each admin-only setting, for the server's refusal. */
+export const ADMIN_ONLY_SETTING_LABELS: Record<AdminOnlySetting | "hideBuildAI", MessageKey> = {
+  aiModel: "appSettingsModel",
+  modelTemperature: "appSettingsTemperature",
+  aiQueryMethod: "appSettingsQueryMethod",
+  isClaimable: "appSettingsClaimable",
+  creditsPerRun: "appSettingsCredits",
+  userCanEditResults: "appSettingsUserCanEdit",
+  isToolTemplate: "appSettingsToolTemplate",
+  templateCategory: "appSettingsTemplateCategory",
+  templateCategories: "appSettingsTemplateCategory",
+  isProTool: "appSettingsProTool",
+  templateImageUrl: "appSettingsTemplateImage",
+  templateDescription: "appSettingsTemplateDescription",
+  isAppTemplate: "appSettingsAppTemplate",
+  requireBuilderCollaboratorAccount: "appSettingsBuilderCollaborator",
+  hideBuildAI: "brandingWatermark",
+};

@@ -30,8 +30,17 @@ export function createDiskStorage(root: string): StorageDriver {
       // Written aside, then renamed over the old file: a reader sees the old object or the new one.
       const tmp = path.join(dir, `.${path.basename(file)}.${crypto.randomUUID()}.tmp`);
       try {
-        await fs.mkdir(dir, { recursive: true });
-        await fs.writeFile(metaOf(file), JSON.stringify({ contentType }));
+        // A deletion prunes folders it leaves empty: one may vanish between our mkdir and our
+        // first write (then it is made again). Once the sidecar is written it is not empty.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await fs.mkdir(dir, { recursive: true });
+            await fs.writeFile(metaOf(file), JSON.stringify({ contentType }));
+            break;
+          } catch (err) {
+            if (!isCode(err, "ENOENT") || attempt >= 3) throw err;
+          }
+        }
         await fs.writeFile(tmp, bytes);
         await fs.rename(tmp, file);
       } catch (err) {
@@ -72,8 +81,24 @@ export function createDiskStorage(root: string): StorageDriver {
       } catch (err) {
         throw diskError(err);
       }
+      await pruneEmptyFolders(path.dirname(file), base);
     },
   };
+}
+
+/**
+ * Removes `dir` and its parents up to (not including) `base` while they are empty, so deleting
+ * an app's images leaves no empty folders behind. Stops at the first folder that is not empty
+ * (or is gone, or cannot be removed): the object itself is already deleted either way.
+ */
+async function pruneEmptyFolders(dir: string, base: string): Promise<void> {
+  for (let d = dir; d.startsWith(base + path.sep); d = path.dirname(d)) {
+    try {
+      await fs.rmdir(d);
+    } catch {
+      return;
+    }
+  }
 }
 
 async function readContentType(meta: string): Promise<string | undefined> {

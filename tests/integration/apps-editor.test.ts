@@ -210,6 +210,22 @@ describe("saving app fields at a revision", () => {
     expect((await getApp(lite, appId)).json.app.examples).toEqual([]);
   });
 
+  it("links are web addresses, mail or paths: never javascript: or data:", async () => {
+    const appId = await createApp(lite);
+    expect((await save(lite, appId, { ctaLink: "javascript:alert(1)" })).status).toBe(400);
+    expect((await save(lite, appId, { ctaLink: "//evil.example.com" })).status).toBe(400);
+    for (const ok of ["https://example.com/book", "mailto:hello@example.com", "/pricing", ""]) {
+      expect((await save(lite, appId, { ctaLink: ok })).status).toBe(200);
+    }
+    const style = await call<Json>(styleRoute.POST, {
+      path: `/api/apps/${appId}/style`,
+      params: { appId },
+      token: lite.token,
+      body: { baseRevision: 0, appStyle: { logoUrl: "data:image/svg+xml,<svg onload=alert(1)>" } },
+    });
+    expect(style.status).toBe(400);
+  });
+
   it("an admin may edit another builder's app", async () => {
     const appId = await createApp(lite);
     expect((await save(admin, appId, { header: "Fixed by support" })).status).toBe(200);

@@ -101,6 +101,28 @@ describe("the disk driver", () => {
     expect(names.sort()).toEqual([".logo.png.meta.json", "logo.png"]);
   });
 
+  it("removes the folders a deletion leaves empty, up to the root, and no folder still in use", async () => {
+    const store = createDiskStorage(root);
+    const account = `accounts/${crypto.randomUUID()}`;
+    const app = `${account}/apps/${crypto.randomUUID()}`;
+    const kept = `${account}/apps/${crypto.randomUUID()}/logo/a.png`;
+    await store.put(`${app}/logo/a.png`, PNG, "image/png");
+    await store.put(`${app}/tools/t1/thumb`, PNG, "image/png");
+    await store.put(kept, PNG, "image/png");
+
+    await store.delete(`${app}/logo/a.png`);
+    expect(fs.existsSync(path.join(root, app, "logo"))).toBe(false);
+    expect(fs.existsSync(path.join(root, app, "tools/t1/thumb"))).toBe(true);
+
+    await store.delete(`${app}/tools/t1/thumb`);
+    expect(fs.existsSync(path.join(root, app))).toBe(false);
+    // The account's folder still holds another app's image; the root always stays.
+    expect(fs.existsSync(path.join(root, kept))).toBe(true);
+    await store.delete(kept);
+    expect(fs.existsSync(path.join(root, account))).toBe(false);
+    expect(fs.existsSync(root)).toBe(true);
+  });
+
   it("turns a disk failure into a storage error that names no path", async () => {
     const key = newKey();
     // A file where the key's folder must go: the write cannot happen.

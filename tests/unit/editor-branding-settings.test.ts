@@ -99,6 +99,17 @@ describe("settings parsing", () => {
     expect(parseLink("/terms")).toEqual({ ok: true, value: "/terms" });
     expect(parseLink("")).toEqual({ ok: true, value: "" });
     expect(parseLink("example dot com")).toEqual({ ok: false, error: "appSettingsUrlInvalid" });
+    expect(parseLink("mailto:legal@example.com")).toEqual({ ok: true, value: "mailto:legal@example.com" });
+    // Links the public page would drop are refused where they are typed.
+    for (const link of [
+      "javascript:alert(1)",
+      "data:text/html,x",
+      "ftp://example.com/terms",
+      "//example.com",
+    ])
+      expect(parseLink(link)).toEqual({ ok: false, error: "appSettingsUrlInvalid" });
+    expect(parseImageUrl("mailto:a@example.com")).toEqual({ ok: false, error: "appSettingsUrlInvalid" });
+    expect(parseImageUrl("javascript:alert(1)")).toEqual({ ok: false, error: "appSettingsUrlInvalid" });
     expect(parseImageUrl("")).toEqual({ ok: true, value: null });
     expect(parseImageUrl("https://example.com/a.png")).toEqual({
       ok: true,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contrastRatio, isDarkColor, readableOn, withAlpha } from "@/components/public-app/colors";
-import { cssUrl, safeHref, safeImageSrc } from "@/components/public-app/safe-url";
+import { cssUrl } from "@/components/public-app/safe-url";
+import { safeHref, safeImageSrc } from "@/lib/apps/safe-link";
 
 describe("public page colours", () => {
   it("measures WCAG contrast", () => {

@@ -1,4 +1,5 @@
 import { checkCategoryName, type RuleError } from "@/lib/apps/field-rules";
+import { safeHref, safeImageSrc } from "@/lib/apps/safe-link";
 import { AppSettings, type AppType } from "@/lib/apps/schemas";
 import {
   CREDITS_PER_RUN_MAX,
@@ -56,19 +57,25 @@ export function parseTemperature(text: string): Parsed<number> {
   return { ok: true, value: roundTemperature(n) };
 }
 
-/** A terms or privacy link, as the settings schema takes it: a full URL, a /path, or empty. */
+/**
+ * A terms or privacy link, as the settings schema takes it: a full URL, a /path, or empty. The
+ * schema takes any URL scheme, but the public page links only web addresses, mail and paths of
+ * the site (safeHref): anything else would be saved and then silently dropped.
+ */
 export function parseLink(text: string): Parsed<string> {
   const t = text.trim();
   const parsed = AppSettings.shape.termsOfServiceLink.safeParse(t);
-  return parsed.success ? { ok: true, value: t } : { ok: false, error: "appSettingsUrlInvalid" };
+  return parsed.success && (t === "" || safeHref(t) !== null)
+    ? { ok: true, value: t }
+    : { ok: false, error: "appSettingsUrlInvalid" };
 }
 
-/** The template image: a URL or /path; empty means none (null). */
+/** The template image: a URL or /path the page can show as an image; empty means none (null). */
 export function parseImageUrl(text: string): Parsed<string | null> {
   const t = text.trim();
   if (t === "") return { ok: true, value: null };
   const link = parseLink(t);
-  return link.ok ? link : { ok: false, error: "appSettingsUrlInvalid" };
+  return link.ok && safeImageSrc(t) !== null ? link : { ok: false, error: "appSettingsUrlInvalid" };
 }
 
 /** The support email: an address or empty. */
