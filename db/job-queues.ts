@@ -11,6 +11,8 @@ export const QUEUES = {
   authMail: "auth-mail",
   /** Deletes expired codes, counters and sessions; scheduled every 10 minutes. */
   prune: "prune-expired",
+  /** Turns a data source into searchable chunks (lib/jobs/context-ingest.ts). */
+  contextIngest: "context-ingest",
 } as const;
 
 export async function installJobQueues(connectionString: string): Promise<void> {
@@ -34,6 +36,15 @@ export async function installJobQueues(connectionString: string): Promise<void> 
       notify: true,
     });
     await boss.createQueue(QUEUES.prune, { policy: "singleton", retryLimit: 1 });
+    // Ingestion: retried with backoff; a job whose worker died is expired and run again.
+    await boss.createQueue(QUEUES.contextIngest, {
+      retryLimit: 3,
+      retryDelay: 5,
+      retryBackoff: true,
+      expireInSeconds: 15 * 60,
+      deleteAfterSeconds: 7 * 24 * 60 * 60,
+      notify: true,
+    });
   } finally {
     await boss.stop({ graceful: false, close: true });
   }

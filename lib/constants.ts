@@ -171,3 +171,11 @@ export const MAGIC_EXISTING_NAMES_MAX = 200;
 export const MAGIC_OPTIONS_MAX = 12;
 /** The model call of magicCreate, retries included. */
 export const MAGIC_CREATE_TIMEOUT_MS = 30_000;
+
+// ---- data sources (spec 1 §9) ----
+/** "Connector chunk size 1000, overlap 200": characters per chunk of ingested text. */
+export const CONTEXT_CHUNK_SIZE = 1000;
+/** Characters each chunk shares with the one before it. */
+export const CONTEXT_CHUNK_OVERLAP = 200;
+/** Chunks a retrieval returns unless asked for fewer. */
+export const CONTEXT_RETRIEVE_LIMIT = 10;

@@ -50,6 +50,18 @@ export const messages = {
   internal: "Something went wrong, try again later",
   notYetReady: "Your account is not ready yet",
   appNotFound: "App not found",
+  // ---- data sources (spec 1 §8 "Data") ----
+  contextEnterText: "Please enter some text",
+  contextUploadFile: "Please upload a file",
+  contextItemNotFound: "Item not found",
+  contextFetchFailed: "Error fetching data items, try again later",
+  contextDeleteFailed: "Failed to delete item, try again later",
+  contextRenameFailed: "Failed to rename item, try again later",
+  contextUploadFailed: "Failed to upload context, try again later",
+  contextSaveAppFirst: "Please save your app first before adding context",
+  contextMonthlyLimit: "Monthly data processing limit has been reached",
+  contextIngestEmpty: "This data source has no text to read",
+  contextIngestFailed: "This data source could not be processed, try adding it again",
   googleNotConfigured: "Google sign-in is not configured (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)",
   // "Leaving" (spec 2 §8)
   unsavedChanges: "You have unsaved changes! Are you sure you want to leave?",

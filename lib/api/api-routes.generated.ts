@@ -209,6 +209,39 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/builder/magicCreate/route"),
   },
   {
+    file: "app/api/context/[id]/route.ts",
+    path: "/api/context/{id}",
+    docs: {
+      PATCH: {
+        summary: "Rename a data source",
+      },
+      DELETE: {
+        summary: "Delete a data source and its chunks",
+      },
+    },
+    load: () => import("@/app/api/context/[id]/route"),
+  },
+  {
+    file: "app/api/context/ingest/text/route.ts",
+    path: "/api/context/ingest/text",
+    docs: {
+      POST: {
+        summary: "Add a text data source; ingested by a worker",
+      },
+    },
+    load: () => import("@/app/api/context/ingest/text/route"),
+  },
+  {
+    file: "app/api/context/items/route.ts",
+    path: "/api/context/items",
+    docs: {
+      GET: {
+        summary: "The app's data sources and whether the plan allows more",
+      },
+    },
+    load: () => import("@/app/api/context/items/route"),
+  },
+  {
     file: "app/api/dev/outbox/route.ts",
     path: "/api/dev/outbox",
     docs: {

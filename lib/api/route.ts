@@ -36,7 +36,7 @@ type Options<Q, B, P> = {
   /** Hand the handler the body's bytes, unparsed (a signature is checked over them). */
   raw?: boolean;
   /**
-   * The app named by the path's `appId`, loaded for the caller: "edit" = its owner, or an admin.
+   * The app named by the path's `appId` (or else the query's), loaded for the caller: "edit" = its owner, or an admin.
    * Anybody else gets 404, as if the app did not exist (its id reveals nothing).
    */
   app?: "edit";
@@ -87,8 +87,14 @@ export function route<
       const session = await authorize(req, opts.auth);
       const query = opts.query ? opts.query.parse(Object.fromEntries(req.nextUrl.searchParams)) : undefined;
       const params = opts.params ? opts.params.parse(await context.params) : undefined;
+      // The app is named by the path, or by the query for routes that keep it there
+      // (/api/context/items?appId=...).
       const app = opts.app
-        ? await loadEditableApp(session, (params as { appId?: string } | undefined)?.appId)
+        ? await loadEditableApp(
+            session,
+            (params as { appId?: string } | undefined)?.appId ??
+              (query as { appId?: string } | undefined)?.appId,
+          )
         : undefined;
       const raw = opts.body || opts.raw ? await readBodyCapped(req, cap, tooLarge) : new Uint8Array();
       const body = opts.body ? opts.body.parse(parseJson(raw)) : undefined;

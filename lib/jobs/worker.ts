@@ -3,7 +3,9 @@ import { QUEUES } from "@/db/job-queues";
 import { logError, logInfo } from "@/lib/log";
 import { runAuthMailJob } from "./auth-mail";
 import { boss, stopBoss } from "./boss";
+import { runContextIngestJob } from "./context-ingest";
 import type { AuthMailJob } from "./enqueue";
+import type { ContextIngestJob } from "./enqueue-context";
 import { pruneExpired } from "./prune";
 
 const PRUNE_CRON = "*/10 * * * *";
@@ -18,6 +20,13 @@ export async function startWorker(): Promise<void> {
   await b.work<AuthMailJob>(QUEUES.authMail, { pollingIntervalSeconds: 2 }, async ([job]) => {
     if (job) await runAuthMailJob(job.data);
   });
+  await b.work<ContextIngestJob, void, { pollingIntervalSeconds: number; includeMetadata: true }>(
+    QUEUES.contextIngest,
+    { pollingIntervalSeconds: 2, includeMetadata: true },
+    async ([job]) => {
+      if (job) await runContextIngestJob(job.data, { finalAttempt: job.retryCount >= job.retryLimit });
+    },
+  );
   await b.work(QUEUES.prune, { pollingIntervalSeconds: 30 }, async () => {
     logInfo("pruned expired rows", await pruneExpired());
   });
@@ -35,7 +44,7 @@ export async function runDueJobs(): Promise<number> {
   let ran = 0;
   for (;;) {
     const [job] = await b.fetch<AuthMailJob>(QUEUES.authMail);
-    if (!job) return ran;
+    if (!job) break;
     try {
       await runAuthMailJob(job.data);
       await b.complete(QUEUES.authMail, job.id);
@@ -45,4 +54,17 @@ export async function runDueJobs(): Promise<number> {
     }
     ran++;
   }
+  for (;;) {
+    const [job] = await b.fetch<ContextIngestJob>(QUEUES.contextIngest, { includeMetadata: true });
+    if (!job) break;
+    try {
+      await runContextIngestJob(job.data, { finalAttempt: job.retryCount >= job.retryLimit });
+      await b.complete(QUEUES.contextIngest, job.id);
+    } catch (err) {
+      logError("context ingest job failed", { err });
+      await b.fail(QUEUES.contextIngest, job.id);
+    }
+    ran++;
+  }
+  return ran;
 }

@@ -6,7 +6,8 @@
 import crypto from "node:crypto";
 import { expect } from "vitest";
 import { insertApp, insertTool } from "../../db/queries/apps";
-import type { App, Tool } from "../../db/schema";
+import { insertContextItem } from "../../db/queries/context";
+import type { App, ContextItem, Tool } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
 import { messages } from "../../lib/messages";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
@@ -45,6 +46,9 @@ export type World = {
   /** apps and tools of builder A that rows delete, one per successful call */
   spareApps: App[];
   spareTools: Tool[];
+  /** a data source of app A, and spare ones that the delete rows use up */
+  contextItemA: ContextItem;
+  spareContextItems: ContextItem[];
   /** a builder nobody else uses, for the rows that sign in with a password */
   loginUser: { email: string; password: string };
 };
@@ -124,6 +128,18 @@ export async function createWorld(): Promise<World> {
     [1, 2, 3, 4, 5, 6].map(() => insertApp({ ownerAccountId: owner, header: "Spare" })),
   );
   const spareTools = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => newTool(genAppA.id, i)));
+  const newContextItem = (name: string) =>
+    insertContextItem({
+      appId: appA.id,
+      name,
+      type: "txt",
+      source: "local files",
+      status: "synced",
+      size: 4,
+      content: "text",
+    });
+  const contextItemA = await newContextItem("Matrix item");
+  const spareContextItems = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => newContextItem(`Spare ${i}`)));
   return {
     appA,
     appB,
@@ -131,6 +147,8 @@ export async function createWorld(): Promise<World> {
     toolA,
     spareApps,
     spareTools,
+    contextItemA,
+    spareContextItems,
     builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
     loginUser: { email: login.user.email, password: STRONG_PASSWORD },
@@ -197,6 +215,43 @@ export const rows: Row[] = [
       },
     }),
     expect: buildersOnly(),
+  },
+  {
+    file: "app/api/context/items/route.ts",
+    method: "GET",
+    who: "the app's owner and admins (the app named by the query)",
+    request: (w) => ({ path: `/api/context/items?appId=${w.appA.id}&status=unsynced` }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/context/ingest/text/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (an empty text here: 400, nothing added)",
+    request: (w) => ({ path: `/api/context/ingest/text?appId=${w.appA.id}`, body: { context: " " } }),
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/context/[id]/route.ts",
+    method: "PATCH",
+    who: "the owner and admins of the item's app; anybody else sees no such item",
+    request: (w) => ({
+      path: `/api/context/${w.contextItemA.id}`,
+      params: { id: w.contextItemA.id },
+      body: { name: "Renamed item" },
+    }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/context/[id]/route.ts",
+    method: "DELETE",
+    who: "the owner and admins of the item's app; anybody else sees no such item",
+    request: (w, actor) => {
+      const item = ["builderA", "admin"].includes(actor)
+        ? w.spareContextItems.pop()!
+        : w.spareContextItems[0]!;
+      return { path: `/api/context/${item.id}`, params: { id: item.id } };
+    },
+    expect: ownerOfAppA(),
   },
   {
     file: "app/api/apps/claim/route.ts",

@@ -1,0 +1,84 @@
+import { sql } from "drizzle-orm";
+import { customType, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { apps } from "./apps";
+
+// The data sources of an app (spec 1 §3 "Context item") and the chunks they are split into for
+// retrieval. A worker (lib/jobs/context-ingest.ts) turns an item's `content` into chunks; the
+// request that adds it only writes the item and queues the job.
+
+export const CONTEXT_ITEM_TYPES = [
+  "csv",
+  "doc",
+  "txt",
+  "pdf",
+  "google doc",
+  "google sheet",
+  "google slide",
+  "notion database",
+  "notion page",
+  "web page",
+  "unrecognized",
+] as const;
+export const CONTEXT_ITEM_SOURCES = ["local files", "web scraper", "google drive", "notion"] as const;
+export const CONTEXT_ITEM_STATUSES = [
+  "unsynced",
+  "pending",
+  "running",
+  "synced",
+  "error",
+  "usage_limit_reached",
+] as const;
+
+export type ContextItemStatus = (typeof CONTEXT_ITEM_STATUSES)[number];
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export const contextItems = pgTable(
+  "context_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    name: text("name").notNull().default(""),
+    type: text("type", { enum: CONTEXT_ITEM_TYPES }).notNull(),
+    source: text("source", { enum: CONTEXT_ITEM_SOURCES }).notNull(),
+    status: text("status", { enum: CONTEXT_ITEM_STATUSES }).notNull().default("pending"),
+    /** Why the last ingestion failed, in words the builder can read. */
+    error: text("error"),
+    /** Characters of text (or bytes of a file); spec 1 leaves the unit open. */
+    size: integer("size").notNull().default(0),
+    /** The text to ingest, for a text source; files keep theirs in storage. */
+    content: text("content"),
+    externalFileUrl: text("external_file_url"),
+    externalFileId: text("external_file_id"),
+    providerItemId: text("provider_item_id"),
+    provider: text("provider"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSyncedAt: timestamp("last_synced_at", { withTimezone: true }),
+  },
+  (t) => [index("context_items_app_idx").on(t.appId, t.createdAt)],
+);
+
+export type ContextItem = typeof contextItems.$inferSelect;
+
+export const contextChunks = pgTable(
+  "context_chunks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    itemId: uuid("item_id")
+      .notNull()
+      .references(() => contextItems.id, { onDelete: "cascade" }),
+    // Beside the item's, so a search of one app never joins through other apps' rows.
+    appId: uuid("app_id").notNull(),
+    position: integer("position").notNull(),
+    text: text("text").notNull(),
+    // 'simple': no stemming or stop words, so any language matches word for word.
+    tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('simple', text)`),
+  },
+  (t) => [
+    index("context_chunks_tsv_idx").using("gin", t.tsv),
+    index("context_chunks_app_idx").on(t.appId),
+    index("context_chunks_item_idx").on(t.itemId, t.position),
+  ],
+);

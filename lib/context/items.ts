@@ -1,0 +1,106 @@
+import "server-only";
+import { db } from "@/db/client";
+import { findAccountById } from "@/db/queries/accounts";
+import { findAppById } from "@/db/queries/apps";
+import {
+  countContextItems,
+  deleteContextItem,
+  findContextItem,
+  insertContextItem,
+  listContextItems,
+  lockAppContext,
+  renameContextItem,
+} from "@/db/queries/context";
+import type { App, ContextItem, ContextItemStatus } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import { canEditApp, isUuid } from "@/lib/apps/access";
+import type { Session } from "@/lib/auth/session";
+import { queueContextIngest } from "@/lib/jobs/enqueue-context";
+import { getPlanCapabilities } from "@/lib/plans/capabilities";
+
+/** The statuses of an item still on its way to Synced (spec 1 §4: the live subscription's). */
+export const LIVE_STATUSES: readonly ContextItemStatus[] = ["unsynced", "pending", "running"];
+
+// How many characters of a pasted text make up its default name.
+const NAME_LENGTH = 40;
+
+/** The plan limit is the app owner's: an admin editing someone's app adds under their plan. */
+async function dataItemLimit(app: App): Promise<number> {
+  const owner = await findAccountById(app.ownerAccountId);
+  return getPlanCapabilities(owner?.plan ?? "lite").maxDataItems;
+}
+
+/** GET /api/context/items: the app's data sources and whether the plan allows another. */
+export async function listAppContextItems(app: App, status?: "unsynced") {
+  const [items, total, limit] = await Promise.all([
+    listContextItems(app.id, status ? LIVE_STATUSES : undefined),
+    countContextItems(app.id),
+    dataItemLimit(app),
+  ]);
+  return {
+    contextItems: items.map(({ appId: _appId, ...item }) => item),
+    hasReachedDataLimit: total >= limit,
+  };
+}
+
+/**
+ * POST /api/context/ingest/text: saves the text as a pending item and queues its ingestion; the
+ * answer does not wait for it. The count and the insert run under the app's lock, so parallel
+ * requests cannot add more items than the plan allows.
+ */
+export async function ingestText(app: App, pasted: string): Promise<{ contextItemId: string }> {
+  // PostgreSQL text cannot hold NUL; a pasted one carries no meaning anyway.
+  const text = pasted.replaceAll("\u0000", "");
+  if (!text.trim()) throw new AppError("BAD_REQUEST", "contextEnterText", "context/empty-text");
+  const limit = await dataItemLimit(app);
+  const item = await db().transaction(async (tx) => {
+    await lockAppContext(app.id, tx);
+    if ((await countContextItems(app.id, tx)) >= limit) {
+      throw new AppError("FORBIDDEN", "upgradeReasonDataItems", "PLAN_LIMIT", { upgradeReason: "dataItems" });
+    }
+    return insertContextItem(
+      {
+        appId: app.id,
+        name: defaultName(text),
+        type: "txt",
+        source: "local files",
+        status: "pending",
+        size: Array.from(text).length,
+        content: text,
+      },
+      tx,
+    );
+  });
+  await queueContextIngest(item.id);
+  return { contextItemId: item.id };
+}
+
+function defaultName(text: string): string {
+  const line = text.trim().split(/\s+/).join(" ");
+  const chars = Array.from(line);
+  return chars.length > NAME_LENGTH ? `${chars.slice(0, NAME_LENGTH).join("")}…` : line;
+}
+
+/** An item whose app the caller may edit; anybody else gets the same 404 as for no item at all. */
+async function loadEditableItem(session: Session, id: string): Promise<ContextItem> {
+  const item = isUuid(id) ? await findContextItem(id) : undefined;
+  const app = item ? await findAppById(item.appId) : undefined;
+  if (!item || !app || !canEditApp(session, app)) {
+    throw new AppError("NOT_FOUND", "contextItemNotFound");
+  }
+  return item;
+}
+
+/** PATCH /api/context/{id} */
+export async function renameItem(session: Session, id: string, name: string) {
+  const item = await loadEditableItem(session, id);
+  if (!(await renameContextItem(item.id, name))) throw new AppError("NOT_FOUND", "contextItemNotFound");
+  return { ok: true };
+}
+
+/** DELETE /api/context/{id}: the item and its chunks (a job still queued for it finds nothing). */
+export async function deleteItem(session: Session, id: string) {
+  const item = await loadEditableItem(session, id);
+  if (!(await deleteContextItem(item.id))) throw new AppError("NOT_FOUND", "contextItemNotFound");
+  return { ok: true };
+}

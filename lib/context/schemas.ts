@@ -1,0 +1,19 @@
+import { z } from "zod";
+
+// The payloads of spec 1 §7 "Context data".
+
+export const ContextListQuery = z.object({
+  appId: z.uuid(),
+  // "unsynced" asks for the items still on their way (unsynced, pending, running): the ones the
+  // dialog keeps watching.
+  status: z.enum(["unsynced"]).optional(),
+});
+
+export const ContextAppQuery = z.object({ appId: z.uuid() });
+
+// The emptiness check is the service's, so that it answers with the spec's own words.
+export const IngestTextBody = z.object({ context: z.string().optional().default("") });
+
+export const ContextItemParams = z.object({ id: z.uuid() });
+
+export const RenameContextItemBody = z.object({ name: z.string().trim().min(1).max(200) });
