@@ -62,6 +62,13 @@ export const messages = {
   contextMonthlyLimit: "Monthly data processing limit has been reached",
   contextIngestEmpty: "This data source has no text to read",
   contextIngestFailed: "This data source could not be processed, try adding it again",
+  contextFileTooLarge: "Failed to upload context, file size is too big (max {size})",
+  contextCsvNoRows: "Failed to upload context, make sure your CSV file has column headers and a few rows",
+  contextFileType: "Failed to upload context, upload a CSV, PDF or Word (.doc, .docx) file",
+  contextFileMismatch: "Failed to upload context, the file's content is not a {type} file",
+  contextDocUnreadable: "This .doc file cannot be read, save it as .docx or PDF and add it again",
+  contextFileUnreadable: "This file could not be read, check that it opens and add it again",
+  contextDocxTooLarge: "This Word file is too large once unpacked, split it and add it again",
   googleNotConfigured: "Google sign-in is not configured (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)",
   // "Leaving" (spec 2 §8)
   unsavedChanges: "You have unsaved changes! Are you sure you want to leave?",

@@ -1,6 +1,12 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Executor } from "../client";
-import { type ContextItem, type ContextItemStatus, contextChunks, contextItems } from "../schema";
+import {
+  type ContextItem,
+  type ContextItemStatus,
+  contextChunks,
+  contextItems,
+  contextRows,
+} from "../schema";
 
 /** The channel every status change of a data source is announced on (the live status stream listens). */
 export const CONTEXT_NOTIFY_CHANNEL = "context_items";
@@ -19,7 +25,8 @@ export async function countContextItems(appId: string, ex: Executor = db()): Pro
 }
 
 export async function insertContextItem(
-  values: Pick<ContextItem, "appId" | "name" | "type" | "source" | "status" | "size" | "content">,
+  values: Pick<ContextItem, "appId" | "name" | "type" | "source" | "status" | "size" | "content"> &
+    Partial<Pick<ContextItem, "id" | "fileKey">>,
   ex: Executor = db(),
 ): Promise<ContextItem> {
   const [row] = await ex.insert(contextItems).values(values).returning();
@@ -82,12 +89,16 @@ export async function renameContextItem(id: string, name: string, ex: Executor =
   return rows.length > 0;
 }
 
-export async function deleteContextItem(id: string, ex: Executor = db()): Promise<boolean> {
+/** Deletes an item (its chunks and rows cascade); the deleted item's stored file key, or false. */
+export async function deleteContextItem(
+  id: string,
+  ex: Executor = db(),
+): Promise<{ fileKey: string | null } | false> {
   const rows = await ex
     .delete(contextItems)
     .where(eq(contextItems.id, id))
-    .returning({ id: contextItems.id });
-  return rows.length > 0;
+    .returning({ fileKey: contextItems.fileKey });
+  return rows[0] ?? false;
 }
 
 /** Moves an item to a status (and announces it); false when the item is gone. */
@@ -142,6 +153,32 @@ export async function replaceContextChunks(
           .map((text, j) => ({ itemId: item.id, appId: item.appId, position: i + j, text })),
       );
   }
+}
+
+/** Replaces the item's CSV rows with these, in batches like the chunks. */
+export async function replaceContextRows(
+  item: Pick<ContextItem, "id" | "appId">,
+  rows: Record<string, string>[],
+  ex: Executor,
+) {
+  await ex.delete(contextRows).where(eq(contextRows.itemId, item.id));
+  for (let i = 0; i < rows.length; i += 500) {
+    await ex
+      .insert(contextRows)
+      .values(
+        rows
+          .slice(i, i + 500)
+          .map((data, j) => ({ itemId: item.id, appId: item.appId, position: i + j, data })),
+      );
+  }
+}
+
+export async function listContextRows(itemId: string, ex: Executor = db()) {
+  return ex
+    .select({ position: contextRows.position, data: contextRows.data })
+    .from(contextRows)
+    .where(eq(contextRows.itemId, itemId))
+    .orderBy(asc(contextRows.position));
 }
 
 export async function listContextChunks(itemId: string, ex: Executor = db()) {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { customType, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { customType, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { apps } from "./apps";
 
 // The data sources of an app (spec 1 §3 "Context item") and the chunks they are split into for
@@ -50,6 +50,8 @@ export const contextItems = pgTable(
     size: integer("size").notNull().default(0),
     /** The text to ingest, for a text source; files keep theirs in storage. */
     content: text("content"),
+    /** Where an uploaded file's original bytes are stored (lib/storage), for a file source. */
+    fileKey: text("file_key"),
     externalFileUrl: text("external_file_url"),
     externalFileId: text("external_file_id"),
     providerItemId: text("provider_item_id"),
@@ -81,4 +83,20 @@ export const contextChunks = pgTable(
     index("context_chunks_app_idx").on(t.appId),
     index("context_chunks_item_idx").on(t.itemId, t.position),
   ],
+);
+
+// The rows of a CSV source, one per data row keyed by its header, for the smart items filter
+// (spec 1 §5): the chunks serve full-text search, these serve field-by-field matching.
+export const contextRows = pgTable(
+  "context_rows",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    itemId: uuid("item_id")
+      .notNull()
+      .references(() => contextItems.id, { onDelete: "cascade" }),
+    appId: uuid("app_id").notNull(),
+    position: integer("position").notNull(),
+    data: jsonb("data").$type<Record<string, string>>().notNull(),
+  },
+  (t) => [index("context_rows_item_idx").on(t.itemId, t.position), index("context_rows_app_idx").on(t.appId)],
 );

@@ -222,6 +222,22 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/context/[id]/route"),
   },
   {
+    file: "app/api/context/events/route.ts",
+    path: "/api/context/events",
+    docs: {
+      GET: {
+        summary: "Live status of the app's data sources (Server-Sent Events)",
+      },
+    },
+    load: () => import("@/app/api/context/events/route"),
+  },
+  {
+    file: "app/api/context/ingest/file/route.ts",
+    path: "/api/context/ingest/file",
+    docs: {},
+    load: () => import("@/app/api/context/ingest/file/route"),
+  },
+  {
     file: "app/api/context/ingest/text/route.ts",
     path: "/api/context/ingest/text",
     docs: {

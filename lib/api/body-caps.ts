@@ -1,5 +1,11 @@
 import { IMAGE_MAX_BYTES } from "@/lib/constants";
 import type { MessageKey } from "@/lib/messages";
+import { BASE_UPLOAD_BYTES } from "@/lib/plans/capabilities";
+import { formatMegabytes } from "@/lib/plans/features";
+import type { FilledMessage } from "./errors";
+
+/** The largest context file any plan may upload: paid plans' twice the base size (spec 1 §5). */
+const CONTEXT_FILE_MAX_BYTES = 2 * BASE_UPLOAD_BYTES;
 
 /**
  * The largest request body each kind of route reads, in bytes: every cap in one place. A body
@@ -18,11 +24,17 @@ export const BODY_CAPS = {
   appContent: 512 * 1024,
   /** An uploaded image: "rejects files of 10,000,000 bytes or more" (spec 2 §5), so one byte less. */
   image: IMAGE_MAX_BYTES - 1,
+  /**
+   * A context file, up to the largest plan's size; the service reads the body itself with the
+   * app owner's plan's own cap (lib/context/files.ts), so a lite upload stops at its 10 MB.
+   */
+  contextFile: CONTEXT_FILE_MAX_BYTES,
 } as const;
 
 export type BodyCap = keyof typeof BODY_CAPS;
 
 /** The 413's message where the spec words it for a kind of body; the others say payloadTooLarge. */
-export const BODY_CAP_MESSAGES: Partial<Record<BodyCap, MessageKey>> = {
+export const BODY_CAP_MESSAGES: Partial<Record<BodyCap, MessageKey | FilledMessage>> = {
   image: "fileTooLarge",
+  contextFile: { key: "contextFileTooLarge", vars: { size: formatMegabytes(CONTEXT_FILE_MAX_BYTES) } },
 };

@@ -1,13 +1,13 @@
 import type { MessageKey } from "@/lib/messages";
-import { AppError } from "./errors";
+import { AppError, type FilledMessage } from "./errors";
 
-const tooLarge = (message: MessageKey) => new AppError("PAYLOAD_TOO_LARGE", message);
+const tooLarge = (message: MessageKey | FilledMessage) => new AppError("PAYLOAD_TOO_LARGE", message);
 
 /** Refuses a request whose declared length is over the cap, before a byte of it is read. */
 export function assertDeclaredLength(
   req: Request,
   cap: number,
-  message: MessageKey = "payloadTooLarge",
+  message: MessageKey | FilledMessage = "payloadTooLarge",
 ): void {
   const declared = req.headers.get("content-length");
   if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > cap)) throw tooLarge(message);
@@ -20,7 +20,7 @@ export function assertDeclaredLength(
 export async function readBodyCapped(
   req: Request,
   cap: number,
-  message: MessageKey = "payloadTooLarge",
+  message: MessageKey | FilledMessage = "payloadTooLarge",
 ): Promise<Uint8Array<ArrayBuffer>> {
   assertDeclaredLength(req, cap, message);
   if (!req.body) return new Uint8Array(new ArrayBuffer(0));

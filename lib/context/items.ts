@@ -17,6 +17,7 @@ import { canEditApp, isUuid } from "@/lib/apps/access";
 import type { Session } from "@/lib/auth/session";
 import { queueContextIngest } from "@/lib/jobs/enqueue-context";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { deleteStoredObjects } from "@/lib/uploads/upload-image";
 
 /** The statuses of an item still on its way to Synced (spec 1 §4: the live subscription's). */
 export const LIVE_STATUSES: readonly ContextItemStatus[] = ["unsynced", "pending", "running"];
@@ -25,7 +26,7 @@ export const LIVE_STATUSES: readonly ContextItemStatus[] = ["unsynced", "pending
 const NAME_LENGTH = 40;
 
 /** The plan limit is the app owner's: an admin editing someone's app adds under their plan. */
-async function dataItemLimit(app: App): Promise<number> {
+export async function dataItemLimit(app: App): Promise<number> {
   const owner = await findAccountById(app.ownerAccountId);
   return getPlanCapabilities(owner?.plan ?? "lite").maxDataItems;
 }
@@ -52,27 +53,41 @@ export async function ingestText(app: App, pasted: string): Promise<{ contextIte
   // PostgreSQL text cannot hold NUL; a pasted one carries no meaning anyway.
   const text = pasted.replaceAll("\u0000", "");
   if (!text.trim()) throw new AppError("BAD_REQUEST", "contextEnterText", "context/empty-text");
-  const limit = await dataItemLimit(app);
-  const item = await db().transaction(async (tx) => {
-    await lockAppContext(app.id, tx);
-    if ((await countContextItems(app.id, tx)) >= limit) {
-      throw new AppError("FORBIDDEN", "upgradeReasonDataItems", "PLAN_LIMIT", { upgradeReason: "dataItems" });
-    }
-    return insertContextItem(
-      {
-        appId: app.id,
-        name: defaultName(text),
-        type: "txt",
-        source: "local files",
-        status: "pending",
-        size: Array.from(text).length,
-        content: text,
-      },
-      tx,
-    );
+  const item = await createItemWithinLimit(app, {
+    appId: app.id,
+    name: defaultName(text),
+    type: "txt",
+    source: "local files",
+    status: "pending",
+    size: Array.from(text).length,
+    content: text,
   });
   await queueContextIngest(item.id);
   return { contextItemId: item.id };
+}
+
+const dataLimitError = () =>
+  new AppError("FORBIDDEN", "upgradeReasonDataItems", "PLAN_LIMIT", { upgradeReason: "dataItems" });
+
+/** Refuses early (before an upload is read) when the app already holds the plan's items. */
+export async function assertBelowDataLimit(app: App): Promise<void> {
+  if ((await countContextItems(app.id)) >= (await dataItemLimit(app))) throw dataLimitError();
+}
+
+/**
+ * Adds an item if the plan allows another. The count and the insert run under the app's lock, so
+ * parallel requests cannot add more items than the plan allows.
+ */
+export async function createItemWithinLimit(
+  app: App,
+  values: Parameters<typeof insertContextItem>[0],
+): Promise<ContextItem> {
+  const limit = await dataItemLimit(app);
+  return db().transaction(async (tx) => {
+    await lockAppContext(app.id, tx);
+    if ((await countContextItems(app.id, tx)) >= limit) throw dataLimitError();
+    return insertContextItem(values, tx);
+  });
 }
 
 function defaultName(text: string): string {
@@ -98,9 +113,14 @@ export async function renameItem(session: Session, id: string, name: string) {
   return { ok: true };
 }
 
-/** DELETE /api/context/{id}: the item and its chunks (a job still queued for it finds nothing). */
+/**
+ * DELETE /api/context/{id}: the item, its chunks and rows (a job still queued for it finds
+ * nothing), then its stored file; a failed object deletion is logged, the item is gone either way.
+ */
 export async function deleteItem(session: Session, id: string) {
   const item = await loadEditableItem(session, id);
-  if (!(await deleteContextItem(item.id))) throw new AppError("NOT_FOUND", "contextItemNotFound");
+  const deleted = await deleteContextItem(item.id);
+  if (!deleted) throw new AppError("NOT_FOUND", "contextItemNotFound");
+  if (deleted.fileKey) await deleteStoredObjects([deleted.fileKey]);
   return { ok: true };
 }

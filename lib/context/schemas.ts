@@ -14,6 +14,13 @@ export const ContextAppQuery = z.object({ appId: z.uuid() });
 // The emptiness check is the service's, so that it answers with the spec's own words.
 export const IngestTextBody = z.object({ context: z.string().optional().default("") });
 
+// The file's name rides in the query, since the body is the file's bytes; its extension says
+// which type the builder chose, and the content must be of that type.
+export const IngestFileQuery = z.object({
+  appId: z.uuid(),
+  name: z.string().trim().min(1).max(255).optional(),
+});
+
 export const ContextItemParams = z.object({ id: z.uuid() });
 
 export const RenameContextItemBody = z.object({ name: z.string().trim().min(1).max(200) });

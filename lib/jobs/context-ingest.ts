@@ -1,7 +1,13 @@
 import "server-only";
 import { db } from "@/db/client";
-import { findContextItem, replaceContextChunks, setContextItemStatus } from "@/db/queries/context";
+import {
+  findContextItem,
+  replaceContextChunks,
+  replaceContextRows,
+  setContextItemStatus,
+} from "@/db/queries/context";
 import { chunkText } from "@/lib/context/chunk-text";
+import { type ExtractedFile, extractFileText, UnreadableFileError } from "@/lib/context/extract-file";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import type { ContextIngestJob } from "./enqueue-context";
@@ -21,16 +27,24 @@ export async function runContextIngestJob(
   if (!item) return; // deleted meanwhile: nothing to do
   await setContextItemStatus(item.id, "running");
   try {
-    const chunks = chunkText(item.content ?? "");
+    // A file source is read from storage; a text source carries its text.
+    const source: ExtractedFile = item.fileKey ? await extractFileText(item) : { text: item.content ?? "" };
+    const chunks = chunkText(source.text);
     if (chunks.length === 0) {
       await setContextItemStatus(item.id, "error", { error: messages.contextIngestEmpty });
       return;
     }
     await db().transaction(async (tx) => {
       await replaceContextChunks(item, chunks, tx);
+      if (source.rows) await replaceContextRows(item, source.rows, tx);
       await setContextItemStatus(item.id, "synced", { lastSyncedAt: new Date() }, tx);
     });
   } catch (err) {
+    if (err instanceof UnreadableFileError) {
+      // Parsing it again would fail again: Error now, with the reason, and no retry.
+      await setContextItemStatus(item.id, "error", { error: messages[err.reason] });
+      return;
+    }
     logError("context ingest failed", { itemId: item.id, finalAttempt: opts.finalAttempt, err });
     await setContextItemStatus(item.id, opts.finalAttempt ? "error" : "pending", {
       error: opts.finalAttempt ? messages.contextIngestFailed : null,

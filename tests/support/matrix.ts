@@ -224,11 +224,27 @@ export const rows: Row[] = [
     expect: ownerOfAppA(),
   },
   {
+    file: "app/api/context/events/route.ts",
+    method: "GET",
+    // Without `Accept: text/event-stream` the route answers the current state once, as JSON, so
+    // the row ends; the stream itself is tested in tests/integration/context-events.test.ts.
+    who: "the app's owner and admins (the app named by the query)",
+    request: (w) => ({ path: `/api/context/events?appId=${w.appA.id}` }),
+    expect: ownerOfAppA(),
+  },
+  {
     file: "app/api/context/ingest/text/route.ts",
     method: "POST",
     who: "the app's owner and admins (an empty text here: 400, nothing added)",
     request: (w) => ({ path: `/api/context/ingest/text?appId=${w.appA.id}`, body: { context: " " } }),
     expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/context/ingest/file/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (app A, on lite, already holds its item: 403, nothing stored)",
+    request: (w) => ({ path: `/api/context/ingest/file?appId=${w.appA.id}&name=list.csv` }),
+    expect: ownerOfAppA(403),
   },
   {
     file: "app/api/context/[id]/route.ts",
