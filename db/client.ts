@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import * as schema from "./schema";
@@ -31,4 +32,18 @@ export async function closeDb(): Promise<void> {
   holder.pool = undefined;
   holder.db = undefined;
   await p?.end();
+}
+
+/**
+ * Holds a lock named by `key` until the transaction ends: requests that take the same key run
+ * one at a time, so a limit counted under it cannot be passed by a parallel burst.
+ */
+export async function lockUntilCommit(key: string, ex: Executor): Promise<void> {
+  await ex.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
+/** Whether a query failed on a unique index (PostgreSQL 23505), as drizzle or pg report it. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.code === "23505" || e.cause?.code === "23505";
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
-import { db, type Executor } from "../client";
+import { db, type Executor, lockUntilCommit } from "../client";
 import { type App, appClaims, appSettings, appStyles, apps, type Tool, tools } from "../schema";
 
 export async function findAppById(id: string, ex: Executor = db()): Promise<App | undefined> {
@@ -297,7 +297,7 @@ export async function useClaim(id: string, accountId: string, ex: Executor = db(
 
 /** Serialises tool activations of one account, so parallel ones cannot both pass the live limit. */
 export async function lockAccountTools(ownerAccountId: string, ex: Executor) {
-  await ex.execute(sql`select pg_advisory_xact_lock(hashtext(${`tools:${ownerAccountId}`}))`);
+  await lockUntilCommit(`tools:${ownerAccountId}`, ex);
 }
 
 // ---- demo data (npm run db:seed): written whole, idempotent by id ----

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
-import { db, type Executor } from "../client";
+import { db, type Executor, lockUntilCommit } from "../client";
 import {
   type ContextItem,
   type ContextItemStatus,
@@ -16,7 +16,7 @@ export const CONTEXT_NOTIFY_CHANNEL = "context_items";
  * item limit is counted and used by one request at a time (a parallel burst cannot pass it).
  */
 export async function lockAppContext(appId: string, ex: Executor) {
-  await ex.execute(sql`select pg_advisory_xact_lock(hashtext(${`context:${appId}`}))`);
+  await lockUntilCommit(`context:${appId}`, ex);
 }
 
 export async function countContextItems(appId: string, ex: Executor = db()): Promise<number> {
@@ -143,16 +143,17 @@ export async function replaceContextChunks(
   ex: Executor,
 ) {
   await ex.delete(contextChunks).where(eq(contextChunks.itemId, item.id));
-  // In batches: one statement's parameters are limited (65535), and a big text makes many chunks.
-  for (let i = 0; i < chunks.length; i += 500) {
-    await ex
+  await insertInBatches(chunks, (batch, start) =>
+    ex
       .insert(contextChunks)
-      .values(
-        chunks
-          .slice(i, i + 500)
-          .map((text, j) => ({ itemId: item.id, appId: item.appId, position: i + j, text })),
-      );
-  }
+      .values(batch.map((text, j) => ({ itemId: item.id, appId: item.appId, position: start + j, text }))),
+  );
+}
+
+/** In batches: one statement's parameters are limited (65535), and a big source makes many rows. */
+async function insertInBatches<T>(values: T[], insert: (batch: T[], start: number) => Promise<unknown>) {
+  for (let start = 0; start < values.length; start += 500)
+    await insert(values.slice(start, start + 500), start);
 }
 
 /** Replaces the item's CSV rows with these, in batches like the chunks. */
@@ -162,15 +163,11 @@ export async function replaceContextRows(
   ex: Executor,
 ) {
   await ex.delete(contextRows).where(eq(contextRows.itemId, item.id));
-  for (let i = 0; i < rows.length; i += 500) {
-    await ex
+  await insertInBatches(rows, (batch, start) =>
+    ex
       .insert(contextRows)
-      .values(
-        rows
-          .slice(i, i + 500)
-          .map((data, j) => ({ itemId: item.id, appId: item.appId, position: i + j, data })),
-      );
-  }
+      .values(batch.map((data, j) => ({ itemId: item.id, appId: item.appId, position: start + j, data }))),
+  );
 }
 
 export async function listContextRows(itemId: string, ex: Executor = db()) {

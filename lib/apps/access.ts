@@ -4,9 +4,9 @@ import type { App } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/ids";
 
-export const isUuid = (id: string) => UUID.test(id);
+export { isUuid };
 
 /** Whether the caller may edit the app: its owner, or an admin ("admins get deeper controls"). */
 export function canEditApp(session: Pick<Session, "account">, app: Pick<App, "ownerAccountId">): boolean {

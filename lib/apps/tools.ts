@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/db/client";
+import { db, isUniqueViolation } from "@/db/client";
 import {
   countActiveTools,
   countTools,
@@ -23,11 +23,6 @@ import { ToolContent } from "./schemas";
 
 // The tools of a generated app (spec 2 §4, §5): unique paths of letters, numbers and dashes; a
 // header before activation; at most the plan's tools per app, and live tools per account.
-
-const UNIQUE_VIOLATION = "23505";
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string; cause?: { code?: string } }).code === UNIQUE_VIOLATION ||
-  (err as { cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION;
 
 function assertGenerated(app: App) {
   if (app.type !== "generated") throw new AppError("BAD_REQUEST", "invalidInput", "NOT_A_GENERATED_APP");

@@ -1,4 +1,5 @@
 import "server-only";
+import { isUniqueViolation } from "@/db/client";
 import { consumeAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes";
 import { findUserByEmail, findUserById, updateUser } from "@/db/queries/users";
 import { AppError } from "@/lib/api/errors";
@@ -66,7 +67,7 @@ export async function completeEmailChange(input: {
     await updateUser(user.id, { email: newEmail, emailVerifiedAt: new Date() });
   } catch (err) {
     // The unique index catches a signup that took the address a moment ago.
-    if ((err as { cause?: { code?: string }; code?: string }).cause?.code === "23505") throw inUse();
+    if (isUniqueViolation(err)) throw inUse();
     throw err;
   }
   // The old address hears of it, so a hijacked session can't move an account silently.

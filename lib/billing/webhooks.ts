@@ -17,6 +17,7 @@ import { findUserById } from "@/db/queries/users";
 import type { Account, Subscription } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import { STRIPE_WEBHOOK_TOLERANCE_S } from "@/lib/constants";
+import { isUuid } from "@/lib/ids";
 import { logInfo } from "@/lib/log";
 import { isPaidPlan } from "@/lib/plans/capabilities";
 import { isPlanId, type PlanId } from "@/lib/plans/catalogue";
@@ -326,11 +327,9 @@ async function ownerOf(
 
 // ---- small readers ----
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The id if it names a builder of the platform (not an end user of an app). */
 async function platformUserId(id: unknown, tx: Executor): Promise<string | null> {
-  if (typeof id !== "string" || !UUID.test(id)) return null;
+  if (typeof id !== "string" || !isUuid(id)) return null;
   const user = await findUserById(id, tx);
   return user && user.tenantId === null ? user.id : null;
 }
