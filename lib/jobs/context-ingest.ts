@@ -7,7 +7,8 @@ import {
   setContextItemStatus,
 } from "@/db/queries/context";
 import { chunkText } from "@/lib/context/chunk-text";
-import { type ExtractedFile, extractFileText, UnreadableFileError } from "@/lib/context/extract-file";
+import { UnreadableFileError } from "@/lib/context/extract-file";
+import { readSource } from "@/lib/context/read-source";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import type { ContextIngestJob } from "./enqueue-context";
@@ -27,8 +28,7 @@ export async function runContextIngestJob(
   if (!item) return; // deleted meanwhile: nothing to do
   await setContextItemStatus(item.id, "running");
   try {
-    // A file source is read from storage; a text source carries its text.
-    const source: ExtractedFile = item.fileKey ? await extractFileText(item) : { text: item.content ?? "" };
+    const source = await readSource(item);
     const chunks = chunkText(source.text);
     if (chunks.length === 0) {
       await setContextItemStatus(item.id, "error", { error: messages.contextIngestEmpty });

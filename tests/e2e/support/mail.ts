@@ -43,7 +43,8 @@ export function countMails(to: string): number {
 
 /** The first mail to `to` matching the query, waiting for it to arrive. */
 export async function waitForMail(to: string, query: MailQuery = {}): Promise<Mail> {
-  const { subject, after = 0, timeoutMs = 15_000 } = query;
+  // Generous: under a full parallel run on two cores the mail job can wait for a busy worker.
+  const { subject, after = 0, timeoutMs = 30_000 } = query;
   const matches = (m: Mail) =>
     subject === undefined ||
     (typeof subject === "string" ? m.subject.includes(subject) : subject.test(m.subject));

@@ -1,0 +1,17 @@
+import "server-only";
+import type { ContextItem } from "@/db/schema";
+import { type ExtractedFile, extractFileText } from "./extract-file";
+
+/**
+ * The text of a data source, read the way its source needs: pasted text is on the item, an
+ * uploaded file is in storage, a web site or a connector's file is fetched. Throws
+ * UnreadableFileError (lib/context/extract-file.ts) for a source that no retry can read.
+ */
+export async function readSource(item: ContextItem): Promise<ExtractedFile> {
+  switch (item.source) {
+    case "local files":
+      return item.fileKey ? extractFileText(item) : { text: item.content ?? "" };
+    default:
+      throw new Error(`no reader for the source "${item.source}"`);
+  }
+}
