@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { logError } from "@/lib/log";
 import * as schema from "./schema";
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -18,6 +19,9 @@ export function pool(): pg.Pool {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
     holder.pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+    // An idle connection the server drops (a restart, a terminated backend) is discarded by the
+    // pool and replaced on the next query; unhandled, its error would end the whole process.
+    holder.pool.on("error", (err) => logError("database connection lost", { err }));
   }
   return holder.pool;
 }

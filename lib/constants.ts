@@ -179,3 +179,5 @@ export const CONTEXT_CHUNK_SIZE = 1000;
 export const CONTEXT_CHUNK_OVERLAP = 200;
 /** Chunks a retrieval returns unless asked for fewer. */
 export const CONTEXT_RETRIEVE_LIMIT = 10;
+/** The connector token (fetchCarbonTokens), used as the OAuth state: the connect flow's lifetime. */
+export const CONNECT_STATE_TTL_S = 10 * 60;

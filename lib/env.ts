@@ -12,6 +12,16 @@ const Env = z.object({
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: z.url().optional(),
+  // Data source connectors (lib/integrations): each works once its client id and secret are set;
+  // the URLs default to the providers' own and are pointed at local servers in tests.
+  NOTION_CLIENT_ID: z.string().optional(),
+  NOTION_CLIENT_SECRET: z.string().optional(),
+  NOTION_API_URL: z.url().default("https://api.notion.com"),
+  GOOGLE_DRIVE_CLIENT_ID: z.string().optional(),
+  GOOGLE_DRIVE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_OAUTH_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  GOOGLE_DRIVE_API_URL: z.url().default("https://www.googleapis.com"),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.url().optional(),
@@ -38,6 +48,11 @@ const Env = z.object({
   // socket's address is the client's (lib/security/client-ip.ts).
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Web scraper (lib/context/web/scraper-config.ts parses both): the DNS servers (ip or ip:port,
+  // comma-separated) that resolve the sites it reads, unset: the system's resolver; and the
+  // host:port pairs it may read although they are private (intranet sites), unset: none.
+  SCRAPER_DNS_SERVERS: z.string().optional(),
+  SCRAPER_ALLOW_PRIVATE_HOSTS: z.string().optional(),
 });
 export type Env = z.infer<typeof Env>;
 

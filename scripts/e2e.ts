@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { migrateDatabase } from "../db/migrate";
 import { e2eModelResponder } from "../tests/e2e/support/model-responder";
+import { googleDriveServerEnv, startGoogleDriveServer } from "../tests/support/google-drive-server";
+import { notionServerEnv, startNotionServer } from "../tests/support/notion-server";
 import { startOidcServer } from "../tests/support/oidc-server";
 import { openAiServerEnv, startOpenAiServer } from "../tests/support/openai-server";
 import { startSmtpCapture } from "../tests/support/smtp-server";
@@ -98,6 +100,13 @@ async function main(): Promise<number> {
   cleanups.push(() => stripe.server.close());
   log(`Stripe double on ${stripe.server.url}`);
 
+  // Data source connectors: local servers speaking Notion's and Google's OAuth and APIs.
+  const notion = await startNotionServer();
+  cleanups.push(() => notion.close());
+  const drive = await startGoogleDriveServer();
+  cleanups.push(() => drive.close());
+  log(`Notion double on ${notion.url}, Google Drive double on ${drive.url}`);
+
   // The model provider: the app's AI SDK calls reach a local server over HTTP, as they would a
   // real provider. Specs script failures by what they type (see model-responder.ts).
   const model = await startOpenAiServer({ responder: e2eModelResponder, record: false });
@@ -119,6 +128,8 @@ async function main(): Promise<number> {
     GOOGLE_CLIENT_SECRET: oidc.clientSecret,
     GOOGLE_ISSUER: oidc.issuer,
     ...stripe.env,
+    ...notionServerEnv(notion),
+    ...googleDriveServerEnv(drive),
     ...openAiServerEnv(model),
     STORAGE_DIR,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",

@@ -34,6 +34,10 @@ const SettingsPanel = dynamic(() => import("./settings/settings-panel").then((m)
   ssr: false,
   loading: PanelLoading,
 });
+const DataSourcesPanel = dynamic(
+  () => import("./data-sources/data-sources-panel").then((m) => m.DataSourcesPanel),
+  { ssr: false, loading: PanelLoading },
+);
 
 export type AppEditorProps = {
   app: EditorApp;
@@ -187,7 +191,7 @@ export function AppEditor({ app, isAdmin }: AppEditorProps) {
       );
       break;
     case "data-sources":
-      body = <LaterPanel title={messages.editorDataSourcesTitle} text={messages.editorDataSourcesLater} />;
+      body = <DataSourcesPanel appId={appId} ownerPlan={ownerPlan} title={messages.editorDataSourcesTitle} />;
       break;
     case "database":
       body = <LaterPanel title={messages.editorDatabaseTitle} text={messages.editorDatabaseLater} />;

@@ -1,10 +1,13 @@
 "use client";
 
 import { ApiError, apiFetch } from "@/components/auth/api-client";
-import { getBearerToken } from "@/components/auth/token-store";
 import { IMAGE_MAX_BYTES } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { UploadAnswer, type UploadKind } from "@/lib/uploads/schemas";
+import { progressPercent, sendWithProgress } from "./xhr-upload";
+
+// Kept here too: the image field and its tests read it from this module.
+export { progressPercent };
 
 /** A refused or failed upload; `message` is the one to show (spec 2 §8). */
 export class UploadError extends Error {
@@ -41,16 +44,10 @@ export function uploadErrorMessage(status: number, body: unknown): string {
   return error.message;
 }
 
-/** The percent of an upload's progress event (0-100), or null when the total is unknown. */
-export function progressPercent(loaded: number, total: number): number | null {
-  if (!total) return null;
-  return Math.max(0, Math.min(100, Math.round((loaded / total) * 100)));
-}
-
 /**
- * Uploads an image of an app: POST /api/apps/{appId}/uploads with the file's bytes as the body.
- * XMLHttpRequest rather than fetch, because only it reports upload progress. Resolves with the
- * stored image (its `file_url` is what the app keeps); rejects with an UploadError.
+ * Uploads an image of an app: POST /api/apps/{appId}/uploads with the file's bytes as the body,
+ * reporting progress (sendWithProgress). Resolves with the stored image (its `file_url` is what
+ * the app keeps); rejects with an UploadError.
  */
 export function uploadImage(
   appId: string,
@@ -64,29 +61,11 @@ export function uploadImage(
   const query = new URLSearchParams({ kind: target.kind });
   if (target.toolId) query.set("toolId", target.toolId);
 
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/api/apps/${encodeURIComponent(appId)}/uploads?${query}`);
-    const token = getBearerToken();
-    if (token) xhr.setRequestHeader("authorization", `Bearer ${token}`);
-    xhr.upload.onprogress = (e) => {
-      const percent = e.lengthComputable ? progressPercent(e.loaded, e.total) : null;
-      if (percent !== null) onProgress?.(percent);
-    };
-    xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {}
-      const ok = xhr.status >= 200 && xhr.status < 300 ? UploadAnswer.safeParse(body) : null;
-      if (ok?.success) resolve(ok.data);
-      else reject(new UploadError(uploadErrorMessage(ok ? 0 : xhr.status, body), xhr.status));
-    };
-    xhr.onerror = () => reject(new UploadError(messages.uploadFailedRetry, 0));
-    xhr.onabort = () => reject(new DOMException("The upload was cancelled", "AbortError"));
-    if (signal?.aborted) return reject(new DOMException("The upload was cancelled", "AbortError"));
-    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
-    xhr.send(file);
+  const url = `/api/apps/${encodeURIComponent(appId)}/uploads?${query}`;
+  return sendWithProgress(url, file, { onProgress, signal }).then(({ status, body }) => {
+    const ok = status >= 200 && status < 300 ? UploadAnswer.safeParse(body) : null;
+    if (ok?.success) return ok.data;
+    throw new UploadError(uploadErrorMessage(ok ? 0 : status, body), status);
   });
 }
 

@@ -58,8 +58,20 @@ export const contextItems = pgTable(
     provider: text("provider"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSyncedAt: timestamp("last_synced_at", { withTimezone: true }),
+    /** When the status last changed: the sweep of items left behind by a lost job (lib/jobs/prune.ts) reads it. */
+    statusChangedAt: timestamp("status_changed_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The ingestion job whose processing this item's owner was last charged for (monthly limit):
+     * a retry of that job, after a crash or a failure, is not charged again; a new sync is.
+     */
+    usageJobId: uuid("usage_job_id"),
   },
-  (t) => [index("context_items_app_idx").on(t.appId, t.createdAt)],
+  (t) => [
+    index("context_items_app_idx").on(t.appId, t.createdAt),
+    index("context_items_live_idx")
+      .on(t.statusChangedAt)
+      .where(sql`${t.status} in ('unsynced', 'pending', 'running')`),
+  ],
 );
 
 export type ContextItem = typeof contextItems.$inferSelect;
@@ -98,5 +110,11 @@ export const contextRows = pgTable(
     position: integer("position").notNull(),
     data: jsonb("data").$type<Record<string, string>>().notNull(),
   },
-  (t) => [index("context_rows_item_idx").on(t.itemId, t.position), index("context_rows_app_idx").on(t.appId)],
+  (t) => [
+    index("context_rows_item_idx").on(t.itemId, t.position),
+    index("context_rows_app_idx").on(t.appId),
+    // Smart items filtering matches a column's value case-insensitively: the lowered row is
+    // indexed, and db/queries/context.ts asks with containment (@>) of that same expression.
+    index("context_rows_data_ci_idx").using("gin", sql`(lower(${t.data}::text)::jsonb) jsonb_path_ops`),
+  ],
 );

@@ -222,6 +222,16 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/context/[id]/route"),
   },
   {
+    file: "app/api/context/[id]/sync/route.ts",
+    path: "/api/context/{id}/sync",
+    docs: {
+      POST: {
+        summary: "Read a website, Notion or Google Drive data source again",
+      },
+    },
+    load: () => import("@/app/api/context/[id]/sync/route"),
+  },
+  {
     file: "app/api/context/events/route.ts",
     path: "/api/context/events",
     docs: {
@@ -236,6 +246,16 @@ export const apiRoutes: ApiRoute[] = [
     path: "/api/context/ingest/file",
     docs: {},
     load: () => import("@/app/api/context/ingest/file/route"),
+  },
+  {
+    file: "app/api/context/ingest/metadata/route.ts",
+    path: "/api/context/ingest/metadata",
+    docs: {
+      POST: {
+        summary: "Add websites, Notion and Google Drive files; ingested by a worker",
+      },
+    },
+    load: () => import("@/app/api/context/ingest/metadata/route"),
   },
   {
     file: "app/api/context/ingest/text/route.ts",
@@ -401,6 +421,57 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/identity/verify-email/route"),
   },
   {
+    file: "app/api/integrations/[provider]/authorize/route.ts",
+    path: "/api/integrations/{provider}/authorize",
+    docs: {
+      GET: {
+        summary:
+          "Redirects to the provider's consent page (opened in a popup; the builder's session cookie and the token of fetchCarbonTokens are checked)",
+      },
+    },
+    load: () => import("@/app/api/integrations/[provider]/authorize/route"),
+  },
+  {
+    file: "app/api/integrations/[provider]/callback/route.ts",
+    path: "/api/integrations/{provider}/callback",
+    docs: {
+      GET: {
+        summary: "Stores the connection; an HTML page tells the dialog",
+      },
+    },
+    load: () => import("@/app/api/integrations/[provider]/callback/route"),
+  },
+  {
+    file: "app/api/integrations/[provider]/files/route.ts",
+    path: "/api/integrations/{provider}/files",
+    docs: {
+      GET: {
+        summary: "The files the app owner's connection can read",
+      },
+    },
+    load: () => import("@/app/api/integrations/[provider]/files/route"),
+  },
+  {
+    file: "app/api/integrations/[provider]/route.ts",
+    path: "/api/integrations/{provider}",
+    docs: {
+      DELETE: {
+        summary: "Disconnect the caller's Notion or Google Drive",
+      },
+    },
+    load: () => import("@/app/api/integrations/[provider]/route"),
+  },
+  {
+    file: "app/api/integrations/fetchCarbonTokens/route.ts",
+    path: "/api/integrations/fetchCarbonTokens",
+    docs: {
+      GET: {
+        summary: "The connect token (OAuth state), the plan's connector limits and each connector's state",
+      },
+    },
+    load: () => import("@/app/api/integrations/fetchCarbonTokens/route"),
+  },
+  {
     file: "app/api/live_api/account/completeEmailChange/route.ts",
     path: "/api/live_api/account/completeEmailChange",
     docs: {
@@ -469,6 +540,17 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/models/route"),
+  },
+  {
+    file: "app/api/tools/[appId]/replaceDataItem/route.ts",
+    path: "/api/tools/{appId}/replaceDataItem",
+    docs: {
+      POST: {
+        summary:
+          "The new data source takes the old one's place; the old one is deleted with its chunks, rows and stored file",
+      },
+    },
+    load: () => import("@/app/api/tools/[appId]/replaceDataItem/route"),
   },
   {
     file: "app/api/webhooks/stripe/route.ts",

@@ -7,7 +7,7 @@ import { loadEditableApp } from "@/lib/apps/access";
 import { loadSession, readSessionToken, type Session } from "@/lib/auth/session";
 import { appOrigin } from "@/lib/env";
 import { logError } from "@/lib/log";
-import { messages } from "@/lib/messages";
+import { type MessageKey, messages } from "@/lib/messages";
 import { clientIp } from "@/lib/security/client-ip";
 import { apiSecurityHeaders } from "@/lib/security/headers";
 import { BODY_CAP_MESSAGES, BODY_CAPS, type BodyCap } from "./body-caps";
@@ -40,6 +40,11 @@ type Options<Q, B, P> = {
    * Anybody else gets 404, as if the app did not exist (its id reveals nothing).
    */
   app?: "edit";
+  /**
+   * The message of that 404, when the route's callers need their own (the context ingest routes:
+   * 'Please save your app first before adding context'); the generic not-found otherwise.
+   */
+  appNotFound?: MessageKey;
   /** One line for the API document (/api/openapi.json). */
   summary?: string;
 };
@@ -94,6 +99,7 @@ export function route<
             session,
             (params as { appId?: string } | undefined)?.appId ??
               (query as { appId?: string } | undefined)?.appId,
+            opts.appNotFound,
           )
         : undefined;
       const raw = opts.body || opts.raw ? await readBodyCapped(req, cap, tooLarge) : new Uint8Array();

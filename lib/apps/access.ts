@@ -3,8 +3,8 @@ import { findAppById } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
-
 import { isUuid } from "@/lib/ids";
+import type { MessageKey } from "@/lib/messages";
 
 export { isUuid };
 
@@ -16,10 +16,14 @@ export function canEditApp(session: Pick<Session, "account">, app: Pick<App, "ow
 
 /**
  * The app a builder edits. Anybody but its owner or an admin gets the same 404 as for an app
- * that does not exist, so an id tells a stranger nothing.
+ * that does not exist, so an id tells a stranger nothing; `notFound` is that 404's message.
  */
-export async function loadEditableApp(session: Session | null, appId: string | undefined): Promise<App> {
+export async function loadEditableApp(
+  session: Session | null,
+  appId: string | undefined,
+  notFound: MessageKey = "appNotFound",
+): Promise<App> {
   const app = appId && isUuid(appId) ? await findAppById(appId) : undefined;
-  if (!app || !session || !canEditApp(session, app)) throw new AppError("NOT_FOUND", "appNotFound");
+  if (!app || !session || !canEditApp(session, app)) throw new AppError("NOT_FOUND", notFound);
   return app;
 }

@@ -22,61 +22,101 @@ export class UnreadableFileError extends Error {
 
 export type ExtractedFile = { text: string; rows?: Record<string, string>[] };
 
+/** The kind of an item's stored file, from its key's extension (set by its upload, from the bytes). */
+export function storedFileKind(item: Pick<ContextItem, "fileKey">): ContextFileKind | undefined {
+  const key = item.fileKey;
+  return key ? (key.slice(key.lastIndexOf(".") + 1) as ContextFileKind) : undefined;
+}
+
+/** The stored file's bytes as a stream; a file gone from storage is never coming back. */
+export async function openStoredFile(
+  item: Pick<ContextItem, "fileKey">,
+): Promise<ReadableStream<Uint8Array>> {
+  const object = await storage().get(item.fileKey!);
+  if (!object) throw new UnreadableFileError("contextFileUnreadable");
+  return object.body;
+}
+
 /**
- * The text of an item's stored file (and a CSV's rows). A storage failure is thrown as it is (a
- * retry may cure it); a file that cannot be parsed throws UnreadableFileError.
+ * The text of an item's stored file (and a CSV's rows), whole. The ingestion job streams a CSV
+ * instead (lib/context/ingest-csv.ts); this suits files known to be small. A storage failure is
+ * thrown as it is (a retry may cure it); a file that cannot be parsed throws UnreadableFileError.
  */
 export async function extractFileText(item: Pick<ContextItem, "fileKey">): Promise<ExtractedFile> {
-  const key = item.fileKey!;
-  const kind = key.slice(key.lastIndexOf(".") + 1) as ContextFileKind;
-  const object = await storage().get(key);
-  if (!object) throw new UnreadableFileError("contextFileUnreadable");
-  if (kind === "csv") return parseCsv(object.body);
-  const bytes = new Uint8Array(await new Response(object.body).arrayBuffer());
+  const kind = storedFileKind(item);
+  const body = await openStoredFile(item);
+  if (kind === "csv") return parseCsv(body);
+  const bytes = new Uint8Array(await new Response(body).arrayBuffer());
   if (kind === "pdf") return { text: await pdfText(bytes) };
   if (kind === "docx") return { text: await docxText(bytes) };
   // mammoth reads only the ZIP-based .docx; the old binary .doc format has no reader here.
   throw new UnreadableFileError("contextDocUnreadable");
 }
 
-/**
- * Streams the CSV through papaparse: each data row becomes one line "header: value; ..." for the
- * chunks, and a row item { header: value } for the smart items filter.
- */
-function parseCsv(body: ReadableStream<Uint8Array>): Promise<ExtractedFile> {
-  // Decoded before papaparse sees it, so a character split across two reads stays whole.
-  const input = Readable.fromWeb(body as never).setEncoding("utf8");
+/** A whole CSV's text (its rows' lines) and rows; UnreadableFileError when it has no data row. */
+export async function parseCsv(body: ReadableStream<Uint8Array> | Readable): Promise<ExtractedFile> {
   const lines: string[] = [];
   const rows: Record<string, string>[] = [];
-  return new Promise((resolve, reject) => {
-    Papa.parse<Record<string, string>>(input as unknown as File, {
-      header: true,
-      skipEmptyLines: "greedy",
-      // A byte order mark is not part of the first column's name.
-      transformHeader: (name, i) => (i === 0 ? name.replace(/^\uFEFF/, "") : name),
-      step: (result) => {
-        const row: Record<string, string> = {};
-        const parts: string[] = [];
-        for (const [name, value] of Object.entries(result.data)) {
-          // Cells beyond the header's columns come under "__parsed_extra" as an array.
-          const text = Array.isArray(value) ? value.join(", ") : String(value ?? "");
-          row[name] = text;
-          if (text.trim()) parts.push(`${name}: ${text}`);
-        }
-        if (parts.length === 0) return;
-        rows.push(row);
-        lines.push(parts.join("; "));
-      },
-      complete: () => {
-        if (rows.length === 0) reject(new UnreadableFileError("contextCsvNoRows"));
-        else resolve({ text: lines.join("\n"), rows });
-      },
-      error: (err: Error) => reject(err),
-    });
+  const count = await parseCsvStream(body, (row) => {
+    rows.push(row.data);
+    lines.push(row.line);
   });
+  if (count === 0) throw new UnreadableFileError("contextCsvNoRows");
+  return { text: lines.join("\n"), rows };
 }
 
-async function pdfText(bytes: Uint8Array): Promise<string> {
+/** A data row of a CSV: { header: value }, and the line "header: value; ..." its chunks are cut from. */
+export type CsvRow = { data: Record<string, string>; line: string };
+
+/**
+ * Parses a CSV stream with papaparse, one data row at a time (rows with no value are skipped).
+ * The next rows are parsed only once `onRow` (and the promise it may answer) is done: papaparse's
+ * stream pauses when its output is not read, and the input then waits, so memory holds a few rows
+ * whatever the file's size. Answers how many rows it handed over. The bytes are decoded before
+ * papaparse sees them, so a character split across two reads stays whole.
+ */
+export async function parseCsvStream(
+  body: ReadableStream<Uint8Array> | Readable,
+  onRow: (row: CsvRow) => void | Promise<void>,
+): Promise<number> {
+  const input = (body instanceof Readable ? body : Readable.fromWeb(body as never)).setEncoding("utf8");
+  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
+    header: true,
+    skipEmptyLines: "greedy",
+    // A byte order mark is not part of the first column's name.
+    transformHeader: (name: string, i: number) => (i === 0 ? name.replace(/^\uFEFF/, "") : name),
+  });
+  input.once("error", (err) => parser.destroy(err));
+  input.pipe(parser);
+  let count = 0;
+  try {
+    for await (const record of parser as AsyncIterable<Record<string, unknown>>) {
+      const row = csvRow(record);
+      if (!row) continue;
+      await onRow(row);
+      count++;
+    }
+  } finally {
+    // Stopped early (onRow threw): the file is not read on.
+    input.unpipe(parser);
+    input.destroy();
+  }
+  return count;
+}
+
+function csvRow(record: Record<string, unknown>): CsvRow | undefined {
+  const data: Record<string, string> = {};
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(record)) {
+    // Cells beyond the header's columns come under "__parsed_extra" as an array.
+    const text = Array.isArray(value) ? value.join(", ") : String(value ?? "");
+    data[name] = text;
+    if (text.trim()) parts.push(`${name}: ${text}`);
+  }
+  return parts.length ? { data, line: parts.join("; ") } : undefined;
+}
+
+export async function pdfText(bytes: Uint8Array): Promise<string> {
   const { extractText } = await import("unpdf");
   try {
     return (await extractText(bytes, { mergePages: true })).text;
@@ -85,7 +125,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   }
 }
 
-async function docxText(bytes: Uint8Array): Promise<string> {
+export async function docxText(bytes: Uint8Array): Promise<string> {
   try {
     checkZipUnpackedSize(bytes, DOCX_UNPACKED_MAX);
   } catch (err) {

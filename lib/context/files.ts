@@ -12,7 +12,8 @@ import { formatMegabytes } from "@/lib/plans/features";
 import { StorageError, storage } from "@/lib/storage";
 import { deleteStoredObjects } from "@/lib/uploads/upload-image";
 import { type ContextFileKind, detectKind, KIND_LABELS, KIND_MIME, kindOfName } from "./file-type";
-import { assertBelowDataLimit, createItemWithinLimit } from "./items";
+import { type AddItemOptions, assertBelowDataLimit, createItemWithinLimit } from "./items";
+import { assertProcessingLeft } from "./usage";
 
 const NAME_MAX = 200;
 
@@ -32,8 +33,14 @@ export function contextFileKey(
  * read pass it. The file is stored as it came, the item saved as Pending and its ingestion queued;
  * the answer does not wait for it.
  */
-export async function ingestFile(app: App, name: string | undefined, req: Request) {
-  await assertBelowDataLimit(app);
+export async function ingestFile(
+  app: App,
+  name: string | undefined,
+  req: Request,
+  opts: AddItemOptions = {},
+) {
+  await assertBelowDataLimit(app, opts);
+  await assertProcessingLeft(app);
   const owner = await findAccountById(app.ownerAccountId);
   const cap = getPlanCapabilities(owner?.plan ?? "lite").maxUploadBytes;
   const bytes = await readBodyCapped(req, cap, {
@@ -52,6 +59,7 @@ export async function ingestFile(app: App, name: string | undefined, req: Reques
   // Word's two formats are one choice in the dialog: a .doc saved as .docx is still Word.
   if (named && KIND_LABELS[named] !== KIND_LABELS[kind]) throw mismatch(named);
   if (kind === "csv") assertCsvHasRows(bytes);
+  await assertProcessingLeft(app, bytes.byteLength);
 
   const id = crypto.randomUUID();
   const key = contextFileKey(app, id, kind);
@@ -63,17 +71,21 @@ export async function ingestFile(app: App, name: string | undefined, req: Reques
     throw new AppError("INTERNAL", err.userMessage, "STORAGE_ERROR");
   }
   try {
-    await createItemWithinLimit(app, {
-      id,
-      appId: app.id,
-      name: (name ?? `${KIND_LABELS[kind]} file`).slice(0, NAME_MAX),
-      type: kind === "docx" ? "doc" : kind,
-      source: "local files",
-      status: "pending",
-      size: bytes.byteLength,
-      content: null,
-      fileKey: key,
-    });
+    await createItemWithinLimit(
+      app,
+      {
+        id,
+        appId: app.id,
+        name: (name ?? `${KIND_LABELS[kind]} file`).slice(0, NAME_MAX),
+        type: kind === "docx" ? "doc" : kind,
+        source: "local files",
+        status: "pending",
+        size: bytes.byteLength,
+        content: null,
+        fileKey: key,
+      },
+      opts,
+    );
   } catch (err) {
     // Not saved (the plan's limit was reached meanwhile, ...): the file is not left behind.
     await deleteStoredObjects([key]);

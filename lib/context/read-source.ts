@@ -1,6 +1,9 @@
 import "server-only";
 import type { ContextItem } from "@/db/schema";
+import { fetchConnectorSource } from "@/lib/integrations/fetch-source";
 import { type ExtractedFile, extractFileText } from "./extract-file";
+import { crawlWebSource } from "./web/crawl";
+import { webScraperLimits } from "./web/plan-limits";
 
 /**
  * The text of a data source, read the way its source needs: pasted text is on the item, an
@@ -11,6 +14,11 @@ export async function readSource(item: ContextItem): Promise<ExtractedFile> {
   switch (item.source) {
     case "local files":
       return item.fileKey ? extractFileText(item) : { text: item.content ?? "" };
+    case "web scraper":
+      return crawlWebSource(item, await webScraperLimits(item.appId));
+    case "notion":
+    case "google drive":
+      return fetchConnectorSource(item);
     default:
       throw new Error(`no reader for the source "${item.source}"`);
   }

@@ -11,6 +11,12 @@ export const ContextListQuery = z.object({
 
 export const ContextAppQuery = z.object({ appId: z.uuid() });
 
+// `replacing`: the item the new one replaces (replaceDataItem follows); the data-item limit does
+// not count it.
+const replacing = z.uuid().optional();
+
+export const IngestQuery = ContextAppQuery.extend({ replacing });
+
 // The emptiness check is the service's, so that it answers with the spec's own words.
 export const IngestTextBody = z.object({ context: z.string().optional().default("") });
 
@@ -19,8 +25,18 @@ export const IngestTextBody = z.object({ context: z.string().optional().default(
 export const IngestFileQuery = z.object({
   appId: z.uuid(),
   name: z.string().trim().min(1).max(255).optional(),
+  replacing,
 });
 
 export const ContextItemParams = z.object({ id: z.uuid() });
 
 export const RenameContextItemBody = z.object({ name: z.string().trim().min(1).max(200) });
+
+export const ReplaceDataItemParams = z.object({ appId: z.uuid() });
+
+export const ReplaceDataItemBody = z
+  .object({ oldItemId: z.uuid(), newItemId: z.uuid() })
+  .refine((b) => b.oldItemId !== b.newItemId, {
+    message: "newItemId must differ from oldItemId",
+    path: ["newItemId"],
+  });

@@ -1,6 +1,6 @@
 import "server-only";
 import { PgBoss } from "pg-boss";
-import { JOBS_SCHEMA } from "@/db/job-queues";
+import { JOBS_SCHEMA, jobSuperviseSeconds } from "@/db/job-queues";
 import { logError } from "@/lib/log";
 
 // One pg-boss instance per process, on the app's database. Web processes only send jobs; the
@@ -23,6 +23,10 @@ export function boss(opts: { worker?: boolean } = {}): Promise<PgBoss> {
       // Installed with the migrations; a web process only sends.
       migrate: false,
       supervise: Boolean(opts.worker),
+      // Supervision fails the jobs of a dead worker (lost heartbeat) for a retry: a monitoring
+      // pass this often (any worker's; they share the queue's last pass time).
+      superviseIntervalSeconds: jobSuperviseSeconds(),
+      monitorIntervalSeconds: jobSuperviseSeconds(),
       schedule: Boolean(opts.worker),
       useListenNotify: Boolean(opts.worker),
       max: opts.worker ? 4 : 2,

@@ -1,14 +1,19 @@
 import "server-only";
+import crypto from "node:crypto";
 import { db } from "@/db/client";
+import { findAppById } from "@/db/queries/apps";
 import {
   findContextItem,
-  replaceContextChunks,
-  replaceContextRows,
+  lockItemContent,
+  replaceItemContent,
   setContextItemStatus,
 } from "@/db/queries/context";
-import { chunkText } from "@/lib/context/chunk-text";
-import { UnreadableFileError } from "@/lib/context/extract-file";
+import type { ContextItem } from "@/db/schema";
+import { chunkText, countCodePoints } from "@/lib/context/chunk-text";
+import { storedFileKind, UnreadableFileError } from "@/lib/context/extract-file";
+import { ingestStoredCsv } from "@/lib/context/ingest-csv";
 import { readSource } from "@/lib/context/read-source";
+import { chargeProcessing } from "@/lib/context/usage";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import type { ContextIngestJob } from "./enqueue-context";
@@ -19,25 +24,37 @@ import type { ContextIngestJob } from "./enqueue-context";
  * replaces the chunks (a retried or repeated job never doubles them). A failure that a retry may
  * cure is thrown for pg-boss to retry with backoff, the item back in Pending; on the last attempt,
  * or for a source that can never be read, the item ends in Error with a reason the builder reads.
+ * The work is charged to the owner's monthly processing limit first; past it the item ends
+ * 'Usage limit reached', with no retry. `jobId` is pg-boss's id, the same on every attempt.
  */
 export async function runContextIngestJob(
   job: ContextIngestJob,
-  opts: { finalAttempt: boolean },
+  opts: { finalAttempt: boolean; jobId?: string },
 ): Promise<void> {
   const item = await findContextItem(job.itemId);
   if (!item) return; // deleted meanwhile: nothing to do
+  const app = await findAppById(item.appId);
+  if (!app) return;
+  const jobId = opts.jobId ?? crypto.randomUUID();
+  const charge = (bytes: number) => chargeProcessing(item, app.ownerAccountId, jobId, bytes);
   await setContextItemStatus(item.id, "running");
   try {
+    // A file or a pasted text has its size already: charged before any parsing is spent on it.
+    if (item.source === "local files" && !(await charge(item.size))) return await usageLimitReached(item);
+    if (item.source === "local files" && storedFileKind(item) === "csv") return await ingestStoredCsv(item);
     const source = await readSource(item);
+    // A fetched source's size is known once fetched (and may change from one sync to the next).
+    const fetchedSize = item.source === "local files" ? undefined : countCodePoints(source.text);
+    if (fetchedSize !== undefined && !(await charge(fetchedSize))) return await usageLimitReached(item);
     const chunks = chunkText(source.text);
     if (chunks.length === 0) {
       await setContextItemStatus(item.id, "error", { error: messages.contextIngestEmpty });
       return;
     }
     await db().transaction(async (tx) => {
-      await replaceContextChunks(item, chunks, tx);
-      if (source.rows) await replaceContextRows(item, source.rows, tx);
-      await setContextItemStatus(item.id, "synced", { lastSyncedAt: new Date() }, tx);
+      await lockItemContent(item.id, tx);
+      await replaceItemContent(item, chunks, source.rows ?? [], tx);
+      await setContextItemStatus(item.id, "synced", { lastSyncedAt: new Date(), size: fetchedSize }, tx);
     });
   } catch (err) {
     if (err instanceof UnreadableFileError) {
@@ -51,4 +68,9 @@ export async function runContextIngestJob(
     });
     if (!opts.finalAttempt) throw err;
   }
+}
+
+// Trying again this month would be refused again: the item says so and the job ends.
+async function usageLimitReached(item: Pick<ContextItem, "id">) {
+  await setContextItemStatus(item.id, "usage_limit_reached", { error: messages.contextMonthlyLimit });
 }

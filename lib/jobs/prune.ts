@@ -1,19 +1,32 @@
 import "server-only";
 import { deleteDeadAuthCodes } from "@/db/queries/auth-codes";
+import { failOrphanedContextItems } from "@/db/queries/context";
 import { deleteExpiredCounters } from "@/db/queries/rate-limits";
 import { deleteDeadSessions } from "@/db/queries/sessions";
+import { messages } from "@/lib/messages";
 
 // A used link is kept a day, so that opening it again can still say "already verified".
 const USED_CODE_GRACE_MS = 24 * 60 * 60 * 1000;
 // Revoked or expired sessions are kept a week for the record, then deleted.
 const DEAD_SESSION_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Keeps the tables of short-lived rows small however long the server runs (every 10 minutes). */
+// An item is saved a moment before its job is queued; one this long without a status change
+// and without a live job is not about to get one.
+const ORPHANED_ITEM_IDLE_SECONDS = 5 * 60;
+
+/**
+ * Keeps the tables of short-lived rows small however long the server runs (every 10 minutes),
+ * and ends in Error the data sources no job will finish (their job ran out of attempts while its
+ * worker was dying, or was never queued), so none stays Pending or Syncing... for ever.
+ */
 export async function pruneExpired() {
   const now = Date.now();
   return {
     authCodes: await deleteDeadAuthCodes(new Date(now - USED_CODE_GRACE_MS)),
     rateLimits: await deleteExpiredCounters(),
     sessions: await deleteDeadSessions(new Date(now - DEAD_SESSION_GRACE_MS)),
+    orphanedContextItems: await failOrphanedContextItems(messages.contextIngestFailed, {
+      seconds: ORPHANED_ITEM_IDLE_SECONDS,
+    }),
   };
 }

@@ -20,11 +20,33 @@ export async function startWorker(): Promise<void> {
   await b.work<AuthMailJob>(QUEUES.authMail, { pollingIntervalSeconds: 2 }, async ([job]) => {
     if (job) await runAuthMailJob(job.data);
   });
-  await b.work<ContextIngestJob, void, { pollingIntervalSeconds: number; includeMetadata: true }>(
+  // Ingestion: two jobs at a time per worker process. A queue's NOTIFY wakes an idle worker once
+  // per job sent; a worker that finishes a job while others wait asks again within a second
+  // (pg-boss's 30 s backstop would leave a burst of sources Pending half a minute each).
+  await b.work<
+    ContextIngestJob,
+    void,
+    {
+      pollingIntervalSeconds: number;
+      notifyPollingIntervalSeconds: number;
+      localConcurrency: number;
+      includeMetadata: true;
+    }
+  >(
     QUEUES.contextIngest,
-    { pollingIntervalSeconds: 2, includeMetadata: true },
+    {
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 1,
+      localConcurrency: 2,
+      includeMetadata: true,
+    },
     async ([job]) => {
-      if (job) await runContextIngestJob(job.data, { finalAttempt: job.retryCount >= job.retryLimit });
+      if (job) {
+        await runContextIngestJob(job.data, {
+          finalAttempt: job.retryCount >= job.retryLimit,
+          jobId: job.id,
+        });
+      }
     },
   );
   await b.work(QUEUES.prune, { pollingIntervalSeconds: 30 }, async () => {
@@ -58,7 +80,7 @@ export async function runDueJobs(): Promise<number> {
     const [job] = await b.fetch<ContextIngestJob>(QUEUES.contextIngest, { includeMetadata: true });
     if (!job) break;
     try {
-      await runContextIngestJob(job.data, { finalAttempt: job.retryCount >= job.retryLimit });
+      await runContextIngestJob(job.data, { finalAttempt: job.retryCount >= job.retryLimit, jobId: job.id });
       await b.complete(QUEUES.contextIngest, job.id);
     } catch (err) {
       logError("context ingest job failed", { err });

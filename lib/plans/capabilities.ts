@@ -29,6 +29,11 @@ export type PlanCapabilities = {
   maxToolsPerApp: number;
   /** Input fields a builder may add to one tool (spec 2: "Max custom fields"). */
   maxCustomFields: number;
+  /**
+   * Data an account's apps may ingest per calendar month, UTC (spec 1 §8 'Monthly data processing
+   * limit has been reached'): bytes of files, characters of text and fetched pages.
+   */
+  monthlyProcessingBytes: number;
 };
 
 const MB = 1024 * 1024;
@@ -47,6 +52,15 @@ const tierLimits: Record<
   agency: { maxDataItems: 2000, maxLiveActiveTools: 200, maxToolsPerApp: 50, maxCustomFields: 60 },
 };
 
+// The monthly processing limit (spec 1 §8, figure "not shown"): our choice, in docs/decisions.md.
+const monthlyProcessing: Record<PlanId, number> = {
+  lite: 25 * MB,
+  explorer: 250 * MB,
+  monetizer: 1024 * MB,
+  moon: 5 * 1024 * MB,
+  agency: 20 * 1024 * MB,
+};
+
 /** The plan's rank in the tier order (lite 0); an unknown plan ranks as lite. */
 export function planRank(plan: string): number {
   return findPlan(plan).rank;
@@ -63,6 +77,7 @@ export function getPlanCapabilities(plan: string): PlanCapabilities {
   const paid = isPaidPlan(id);
   return {
     ...tierLimits[id],
+    monthlyProcessingBytes: monthlyProcessing[id],
     maxUploadBytes: paid ? 2 * BASE_UPLOAD_BYTES : BASE_UPLOAD_BYTES,
     maxConnectorFiles: paid ? 5 : 1,
     webScraperMaxDepth: paid ? 3 : 2,

@@ -270,6 +270,83 @@ export const rows: Row[] = [
     expect: ownerOfAppA(),
   },
   {
+    file: "app/api/tools/[appId]/replaceDataItem/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (an item replaced by itself here: 400, nothing deleted)",
+    request: (w) => ({
+      path: `/api/tools/${w.appA.id}/replaceDataItem`,
+      params: { appId: w.appA.id },
+      body: { oldItemId: w.contextItemA.id, newItemId: w.contextItemA.id },
+    }),
+    expect: ownerOfAppA(400),
+  },
+  // ---- connectors (Notion, Google Drive) and connector items ----
+  {
+    file: "app/api/context/ingest/metadata/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (a website address that is not one here: 400, nothing added)",
+    request: (w) => ({
+      path: `/api/context/ingest/metadata?appId=${w.appA.id}`,
+      body: { contextItems: [{ source: "web scraper", url: "not a web address" }] },
+    }),
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/context/[id]/sync/route.ts",
+    method: "POST",
+    who: "the owner and admins of the item's app (a text item cannot be synced: 400); anybody else sees no such item",
+    request: (w) => ({ path: `/api/context/${w.contextItemA.id}/sync`, params: { id: w.contextItemA.id } }),
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/integrations/fetchCarbonTokens/route.ts",
+    method: "GET",
+    who: "the app's owner and admins (the app named by the query)",
+    request: (w) => ({ path: `/api/integrations/fetchCarbonTokens?appId=${w.appA.id}` }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/integrations/[provider]/authorize/route.ts",
+    method: "GET",
+    // A page for browsers; JSON when asked for. Checked by the route itself: a builder's session,
+    // then the connect token (a made-up one here: 400).
+    who: "builders with the connect token of their own account",
+    request: () => ({
+      path: "/api/integrations/notion/authorize?token=made-up",
+      params: { provider: "notion" },
+      headers: { accept: "application/json" },
+    }),
+    expect: buildersOnly(400),
+  },
+  {
+    file: "app/api/integrations/[provider]/callback/route.ts",
+    method: "GET",
+    who: "builders, with a state signed for their own account (a made-up one here: 400)",
+    request: () => ({
+      path: "/api/integrations/notion/callback?code=made-up&state=made-up",
+      params: { provider: "notion" },
+      headers: { accept: "application/json" },
+    }),
+    expect: buildersOnly(400),
+  },
+  {
+    file: "app/api/integrations/[provider]/files/route.ts",
+    method: "GET",
+    who: "the app's owner and admins (app A's owner has no Notion connection: 400)",
+    request: (w) => ({
+      path: `/api/integrations/notion/files?appId=${w.appA.id}`,
+      params: { provider: "notion" },
+    }),
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/integrations/[provider]/route.ts",
+    method: "DELETE",
+    who: "builders, for their own connection (none here: nothing to forget, still ok)",
+    request: () => ({ path: "/api/integrations/notion", params: { provider: "notion" } }),
+    expect: buildersOnly(),
+  },
+  {
     file: "app/api/apps/claim/route.ts",
     method: "POST",
     who: "builders, with a genuine invitation (a made-up code: 400)",

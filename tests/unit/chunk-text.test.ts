@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkText } from "@/lib/context/chunk-text";
+import { chunkText, countCodePoints, TextChunker } from "@/lib/context/chunk-text";
 
 describe("chunkText (1000 characters, 200 overlap)", () => {
   it("keeps a short text whole and drops empty or blank text", () => {
@@ -48,5 +48,74 @@ describe("chunkText (1000 characters, 200 overlap)", () => {
   it("refuses an overlap as large as the chunk", () => {
     expect(() => chunkText("abc", 10, 10)).toThrow();
     expect(() => chunkText("abc", 0, 0)).toThrow();
+  });
+});
+
+// The rule written the plain way (every code point in an array), to check the cutter against.
+function reference(text: string, size: number, overlap: number): string[] {
+  const chars = Array.from(text);
+  const chunks: string[] = [];
+  for (let start = 0; start < chars.length; start += size - overlap) {
+    const piece = chars.slice(start, start + size).join("");
+    if (piece.trim()) chunks.push(piece);
+    if (start + size >= chars.length) break;
+  }
+  return chunks;
+}
+
+// A deterministic generator, so a failure can be replayed.
+function random(seed: number) {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+const ALPHABET = ["a", "b", " ", "\n", "é", "😀", "\t", "Z"];
+
+describe("TextChunker (chunkText for text that arrives in pieces)", () => {
+  it("cuts pieces pushed one by one exactly as the whole text, for any split", () => {
+    const rnd = random(7);
+    for (let round = 0; round < 200; round++) {
+      const size = 1 + Math.floor(rnd() * 40);
+      const overlap = Math.floor(rnd() * size);
+      const pieces = Array.from({ length: Math.floor(rnd() * 12) }, () =>
+        Array.from(
+          { length: Math.floor(rnd() * 30) },
+          () => ALPHABET[Math.floor(rnd() * ALPHABET.length)],
+        ).join(""),
+      );
+      const chunker = new TextChunker(size, overlap);
+      const streamed = [...pieces.flatMap((p) => chunker.push(p)), ...chunker.end()];
+      const whole = pieces.join("");
+      expect(streamed).toEqual(reference(whole, size, overlap));
+      expect(chunkText(whole, size, overlap)).toEqual(reference(whole, size, overlap));
+    }
+  });
+
+  it("a surrogate pair split between two pieces stays one character", () => {
+    const [high, low] = ["😀".charAt(0), "😀".charAt(1)];
+    const chunker = new TextChunker(3, 1);
+    const streamed = [...chunker.push(`ab${high}`), ...chunker.push(`${low}cd`), ...chunker.end()];
+    expect(streamed).toEqual(reference("ab😀cd", 3, 1));
+  });
+
+  it("holds only the current window, however much was pushed", () => {
+    const chunker = new TextChunker();
+    let count = 0;
+    for (let i = 0; i < 10_000; i++) count += chunker.push(`row ${i}: ${"x".repeat(90)}\n`).length;
+    const held = (chunker as unknown as { buffer: string; at: number }).buffer.length;
+    expect(held).toBeLessThan(1000 + 200);
+    expect(count + chunker.end().length).toBe(
+      reference(Array.from({ length: 10_000 }, (_, i) => `row ${i}: ${"x".repeat(90)}\n`).join(""), 1000, 200)
+        .length,
+    );
+  });
+
+  it("counts code points", () => {
+    expect(countCodePoints("a😀é")).toBe(3);
+    expect(countCodePoints("")).toBe(0);
+    expect(countCodePoints("\uD800x")).toBe(2);
   });
 });

@@ -25,6 +25,7 @@ const table: Record<keyof PlanCapabilities, [unknown, unknown, unknown, unknown,
   maxLiveActiveTools: [1, 5, 20, 50, 200],
   maxToolsPerApp: [3, 10, 20, 30, 50],
   maxCustomFields: [5, 15, 25, 40, 60],
+  monthlyProcessingBytes: [25 * MB, 250 * MB, 1024 * MB, 5 * 1024 * MB, 20 * 1024 * MB],
 };
 
 const plans = ["lite", "explorer", "monetizer", "moon", "agency"] as const;

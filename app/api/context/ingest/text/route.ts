@@ -1,15 +1,17 @@
 import { route } from "@/lib/api/route";
 import { ingestText } from "@/lib/context/items";
-import { ContextAppQuery, IngestTextBody } from "@/lib/context/schemas";
+import { IngestQuery, IngestTextBody } from "@/lib/context/schemas";
 
-// POST /api/context/ingest/text?appId={appId} - add a text data source; ingested by a worker
+// POST /api/context/ingest/text?appId={appId}[&replacing={itemId}] - add a text data source;
+// ingested by a worker
 export const POST = route(
   {
     auth: "builder",
-    query: ContextAppQuery,
+    query: IngestQuery,
     body: IngestTextBody,
     app: "edit",
+    appNotFound: "contextSaveAppFirst",
     summary: "Add a text data source",
   },
-  ({ app, body }) => ingestText(app, body.context),
+  ({ app, body, query }) => ingestText(app, body.context, { replacing: query.replacing }),
 );

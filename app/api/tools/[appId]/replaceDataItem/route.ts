@@ -1,0 +1,16 @@
+import { route } from "@/lib/api/route";
+import { replaceDataItem } from "@/lib/context/items";
+import { ReplaceDataItemBody, ReplaceDataItemParams } from "@/lib/context/schemas";
+
+// POST /api/tools/{appId}/replaceDataItem - the new data source takes the old one's place; the
+// old one is deleted with its chunks, rows and stored file
+export const POST = route(
+  {
+    auth: "builder",
+    params: ReplaceDataItemParams,
+    body: ReplaceDataItemBody,
+    app: "edit",
+    summary: "Replace a data source with another of the app's (the old one is deleted)",
+  },
+  ({ app, body }) => replaceDataItem(app, body.oldItemId, body.newItemId),
+);

@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+// The payloads of the connector routes (docs: /work/notes/context-contract.md, spec 1 §7
+// "Context data": ingest/metadata and fetchCarbonTokens).
+
+export const ConnectorProvider = z.enum(["notion", "google-drive"]);
+export const ProviderParams = z.object({ provider: ConnectorProvider });
+
+export const ConnectorAppQuery = z.object({ appId: z.uuid() });
+
+export const ConnectorFilesQuery = z.object({
+  appId: z.uuid(),
+  /** Words of the file names to find; empty: the most recent files. */
+  q: z.string().trim().max(200).optional().default(""),
+});
+
+export const AuthorizeQuery = z.object({ token: z.string().max(4000).optional() });
+
+// The provider sends either a code or an error (the builder refused), always with our state.
+export const CallbackQuery = z.object({
+  code: z.string().max(4000).optional(),
+  state: z.string().max(4000).optional(),
+  error: z.string().max(200).optional(),
+});
+
+// An address the item links to: only http(s), so a link in the list can never run a script.
+const HttpUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((s) => {
+    try {
+      return ["http:", "https:"].includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  });
+
+const FileName = z.string().trim().min(1).max(200);
+const FileId = z.string().trim().min(1).max(300);
+
+export const ConnectorItem = z.discriminatedUnion("source", [
+  // The address is checked by the service, to answer with the catalogue's words.
+  z.object({ source: z.literal("web scraper"), url: z.string().max(2000) }),
+  z.object({
+    source: z.literal("notion"),
+    externalFileId: FileId,
+    name: FileName,
+    type: z.enum(["notion page", "notion database"]),
+    externalFileUrl: HttpUrl.nullish(),
+  }),
+  z.object({
+    source: z.literal("google drive"),
+    externalFileId: FileId,
+    name: FileName,
+    type: z.enum(["google doc", "google sheet", "google slide", "pdf", "doc", "csv", "txt"]),
+    externalFileUrl: HttpUrl.nullish(),
+  }),
+]);
+export type ConnectorItem = z.infer<typeof ConnectorItem>;
+
+export const IngestMetadataBody = z.object({ contextItems: z.array(ConnectorItem).min(1).max(50) });
+
+export const IngestMetadataQuery = z.object({
+  appId: z.uuid(),
+  /** An item of the app this request replaces: the data-item limit does not count it. */
+  replacing: z.uuid().optional(),
+});
