@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { migrateDatabase } from "../db/migrate";
 import { e2eModelResponder } from "../tests/e2e/support/model-responder";
+import { startDemoSite } from "../tests/support/demo-site-server";
 import { googleDriveServerEnv, startGoogleDriveServer } from "../tests/support/google-drive-server";
 import { notionServerEnv, startNotionServer } from "../tests/support/notion-server";
 import { startOidcServer } from "../tests/support/oidc-server";
@@ -19,7 +20,8 @@ import { adminQuery, type LocalDb, startLocalPostgres } from "./local-db";
 //      with a fresh, migrated `builder_e2e` database;
 //   2. a real SMTP server (tests/support/smtp-server.ts) that the app sends mail to, and the
 //      local OpenAI-compatible model server (tests/support/openai-server.ts, AI_BASE_URL) with
-//      the responder of tests/e2e/support/model-responder.ts;
+//      the responder of tests/e2e/support/model-responder.ts; a small static website for the web
+//      scraper (tests/support/demo-site-server.ts, its URL in E2E_DEMO_SITE_URL for the specs);
 //   3. `next build` (skipped when E2E_SKIP_BUILD=1 and a build exists), then our server (`scripts/server.ts`, Next's handler)
 //      on port 3200 with NODE_ENV=production (the job worker runs inside it, as for users);
 //   4. `playwright test` (extra arguments are passed on: `npm run test:e2e -- auth.spec.ts`).
@@ -107,6 +109,13 @@ async function main(): Promise<number> {
   cleanups.push(() => drive.close());
   log(`Notion double on ${notion.url}, Google Drive double on ${drive.url}`);
 
+  // A website for the web scraper. It is on 127.0.0.1, which the scraper refuses like any private
+  // address: SCRAPER_ALLOW_PRIVATE_HOSTS admits this one host:port, so other local ports stay
+  // refused. Its answers come a little late, as over a network, so Syncing... can be seen.
+  const site = await startDemoSite({ latencyMs: 300 });
+  cleanups.push(() => site.close());
+  log(`demo website on ${site.url}`);
+
   // The model provider: the app's AI SDK calls reach a local server over HTTP, as they would a
   // real provider. Specs script failures by what they type (see model-responder.ts).
   const model = await startOpenAiServer({ responder: e2eModelResponder, record: false });
@@ -131,6 +140,7 @@ async function main(): Promise<number> {
     ...notionServerEnv(notion),
     ...googleDriveServerEnv(drive),
     ...openAiServerEnv(model),
+    SCRAPER_ALLOW_PRIVATE_HOSTS: site.hostPort,
     STORAGE_DIR,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     NEXT_TELEMETRY_DISABLED: "1",
@@ -172,6 +182,7 @@ async function main(): Promise<number> {
         E2E_BASE_URL: BASE_URL,
         E2E_MAIL_DIR: MAIL_DIR,
         E2E_OIDC_ISSUER: oidc.issuer,
+        E2E_DEMO_SITE_URL: site.url,
         DATABASE_URL: databaseUrl,
         CHROMIUM_PATH: CHROMIUM,
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",

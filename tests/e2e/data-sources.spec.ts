@@ -4,11 +4,13 @@ import { messages } from "../../lib/messages";
 import { getPlanCapabilities } from "../../lib/plans/capabilities";
 import { formatMegabytes } from "../../lib/plans/features";
 import { fillTemplate } from "../../lib/plans/text";
+import { DEMO_SITE_TEXT } from "../support/demo-site-server";
+import { docxWithText, oleDoc } from "../support/documents";
 import { DataSourcesPanel, type FilePayload } from "./pages/data-sources-panel";
 import { EditorPage } from "./pages/editor-page";
 import { expectNoA11yViolations } from "./support/axe";
 import { createApp, createBuilder, type SeededUser, sql } from "./support/db";
-import { docxWithText, oleDoc, pdfWithText, productsCsv } from "./support/documents";
+import { pdfWithText, productsCsv } from "./support/documents";
 import { logInAsBuilder, toast } from "./support/ui";
 
 // The Data sources panel and dialog (spec 1 §2-§5, §8; issue 9): what a builder adds is saved
@@ -71,6 +73,16 @@ async function statusesSeen(page: Page, panel: DataSourcesPanel, name: string): 
   }, id);
 }
 
+/** Waits for the item to be Synced, and checks its badge went Pending, Syncing..., Synced live. */
+async function expectSyncedLive(page: Page, panel: DataSourcesPanel, name: string, timeout: number) {
+  await expect(panel.status(name)).toHaveText(messages.contextStatusSynced, { timeout });
+  expect(await statusesSeen(page, panel, name)).toEqual([
+    messages.contextStatusPending,
+    messages.contextStatusSyncing,
+    messages.contextStatusSynced,
+  ]);
+}
+
 /** Every session of the user ends (as 'Sign out everywhere' does), or stands again. */
 const revokeSessions = (user: SeededUser) =>
   sql("UPDATE sessions SET revoked_at = now() WHERE user_id = $1", [user.id]);
@@ -82,6 +94,22 @@ const itemsOf = (appId: string) =>
     "SELECT id, name, status, error, type FROM context_items WHERE app_id = $1 ORDER BY created_at",
     [appId],
   );
+
+/** The text of every chunk of the app's items, as the worker stored them. */
+async function chunkTextOf(appId: string): Promise<string> {
+  const chunks = await sql<{ text: string }>(
+    "SELECT c.text FROM context_chunks c JOIN context_items i ON i.id = c.item_id WHERE i.app_id = $1",
+    [appId],
+  );
+  return chunks.map((c) => c.text).join("\n");
+}
+
+/** The local website scripts/e2e.ts serves (tests/support/demo-site-server.ts). */
+function demoSiteUrl(): string {
+  const url = process.env.E2E_DEMO_SITE_URL;
+  if (!url) throw new Error("E2E_DEMO_SITE_URL is not set: run the end-to-end tests with `npm run test:e2e`");
+  return url;
+}
 
 test("empty state, the dialog's kinds, and a text that goes Pending then Synced live", async ({ page }) => {
   const { panel, appId } = await openPanel(page, "explorer");
@@ -179,12 +207,7 @@ test("a CSV list uploads with its progress in percent, then goes Pending, Syncin
   });
 
   await expect(panel.row(name)).toContainText(messages.contextTypeCsv);
-  await expect(panel.status(name)).toHaveText(messages.contextStatusSynced, { timeout: 90_000 });
-  expect(await statusesSeen(page, panel, name)).toEqual([
-    messages.contextStatusPending,
-    messages.contextStatusSyncing,
-    messages.contextStatusSynced,
-  ]);
+  await expectSyncedLive(page, panel, name, 90_000);
   const [item] = await itemsOf(appId);
   expect(item).toMatchObject({ name, status: "synced", type: "csv" });
   const [{ count }] = await sql<{ count: string }>("SELECT count(*) FROM context_rows WHERE item_id = $1", [
@@ -261,11 +284,7 @@ test("a PDF and a Word document are read to Synced; an old .doc ends in Error wi
   await expect(panel.row("old.doc")).toContainText(messages.contextDocUnreadable);
   await expectNoA11yViolations(page, "data sources panel with Synced and Error items");
 
-  const chunks = await sql<{ text: string }>(
-    "SELECT c.text FROM context_chunks c JOIN context_items i ON i.id = c.item_id WHERE i.app_id = $1",
-    [appId],
-  );
-  const all = chunks.map((c) => c.text).join("\n");
+  const all = await chunkTextOf(appId);
   expect(all).toContain("Closed on Sundays");
   expect(all).toContain("Returns are accepted within thirty days.");
 });
@@ -343,6 +362,29 @@ test("lite: one item, then the upgrade dialog; rename, replace and delete the on
   // The plan's item is free again.
   await panel.addData.click();
   await expect(panel.dialog).toBeVisible();
+});
+
+test("lite: an item added elsewhere while the dialog is open, the server's refusal opens the upgrade dialog", async ({
+  page,
+}) => {
+  const { panel, appId } = await openPanel(page);
+  await panel.choose(messages.dataSourceOptionText);
+  // Another tab used the plan's one item meanwhile: the server refuses with its upgradeReason.
+  await sql(
+    `INSERT INTO context_items (app_id, name, type, source, status, size, content)
+     VALUES ($1, 'From another tab', 'txt', 'local files', 'synced', 5, 'hello')`,
+    [appId],
+  );
+  await panel.text.fill("One too many");
+  await panel.submit(messages.dataSourceTextSubmit).click();
+  const upgrade = page.getByRole("dialog", { name: messages.upgradeDialogTitle });
+  await expect(upgrade).toBeVisible();
+  await expect(upgrade).toContainText(messages.upgradeReasonDataItems);
+  await expect(panel.dialog).toHaveCount(0);
+  expect((await itemsOf(appId)).map((i) => i.name)).toEqual(["From another tab"]);
+  // The list was read again behind the dialogs.
+  await page.keyboard.press("Escape");
+  await expect(panel.status("From another tab")).toHaveText(messages.contextStatusSynced);
 });
 
 test("failures say so: fetching, renaming, deleting, replacing and adding with the session gone", async ({
@@ -606,4 +648,36 @@ test("Website: the plan's reach is shown, and a private address ends in Error wi
   await expect(row).toContainText(messages.contextTypeWebPage);
   await expect(row.locator("[data-status]")).toHaveText(messages.contextStatusError, { timeout: 60_000 });
   await expect(row).toContainText(messages.contextWebPrivateAddress);
+});
+
+test("Website: a local site is read live to Synced, its linked pages but not what robots.txt keeps out", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const siteUrl = demoSiteUrl();
+  const { panel, appId } = await openPanel(page, "explorer");
+  await recordStatuses(page);
+  await panel.choose(messages.dataSourceOptionWebsite);
+  await panel.dialog.getByLabel(messages.dataSourceUrlLabel).fill(siteUrl);
+  await panel.submit(messages.dataSourceUrlSubmit).click();
+  await expect(panel.dialog).toBeHidden();
+
+  // Named by its host and path (here the bare host).
+  const name = new URL(siteUrl).host;
+  await expect(panel.row(name)).toContainText(messages.contextTypeWebPage);
+  // The worker may be busy with other specs' sources first.
+  await expectSyncedLive(page, panel, name, 120_000);
+  await expect(panel.row(name)).toContainText(/Last synced/);
+  expect(await itemsOf(appId)).toEqual([
+    expect.objectContaining({ name, type: "web page", status: "synced", error: null }),
+  ]);
+
+  // Explorer crawls 3 deep: the start page, the pages it links to, and theirs; never /staff/
+  // (robots.txt), never another host (localhost, although the same server).
+  const all = await chunkTextOf(appId);
+  for (const text of [DEMO_SITE_TEXT.home, DEMO_SITE_TEXT.menu, DEMO_SITE_TEXT.visit, DEMO_SITE_TEXT.story]) {
+    expect(all).toContain(text);
+  }
+  expect(all).not.toContain(DEMO_SITE_TEXT.staff);
+  expect(all).not.toContain(DEMO_SITE_TEXT.offsite);
 });

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { deflateRawSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import * as itemRoute from "@/app/api/context/[id]/route";
@@ -13,6 +12,7 @@ import { contextItems } from "@/db/schema";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
+import { docxParts, docxWithText, oleDoc, zip } from "../support/documents";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 import { send } from "../support/uploads-client";
@@ -70,74 +70,6 @@ function tinyPdf(line: string): Uint8Array {
   return utf8(out);
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-const crc32 = (buf: Buffer) => {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-};
-
-/** A ZIP of deflated entries; `declare` overrides an entry's stated unpacked size (a bomb's lie). */
-function zip(entries: { name: string; data: string; declare?: number }[]): Uint8Array {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const data = Buffer.from(e.data);
-    const packed = deflateRawSync(data);
-    const name = Buffer.from(e.name);
-    const size = e.declare ?? data.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc32(data), 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
-    centrals.push(central, name);
-    offset += 30 + name.length + packed.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...locals, cd, end]));
-}
-
-const DOCX_PARTS = (text: string) => [
-  {
-    name: "[Content_Types].xml",
-    data: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
-  },
-  {
-    name: "_rels/.rels",
-    data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
-  },
-  {
-    name: "word/document.xml",
-    data: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`,
-  },
-];
-
 describe("file data sources", () => {
   it("a CSV becomes Pending at once, then rows and chunks of 'header: value' lines, Synced", async () => {
     const b = await createBuilder({ plan: "explorer" });
@@ -186,7 +118,7 @@ describe("file data sources", () => {
   it("a DOCX's text is extracted by mammoth", async () => {
     const b = await createBuilder({ plan: "explorer" });
     const app = await newApp(b);
-    const res = await addFile(b, app.id, zip(DOCX_PARTS("Our returns policy is thirty days")), "policy.docx");
+    const res = await addFile(b, app.id, docxWithText(["Our returns policy is thirty days"]), "policy.docx");
     expect(res.status).toBe(200);
     const id = idOf(res);
     await runDueJobs();
@@ -200,7 +132,7 @@ describe("file data sources", () => {
   it("a ZIP bomb ends in Error, whether its sizes are stated or lied about, without a retry", async () => {
     const b = await createBuilder({ plan: "explorer" });
     const app = await newApp(b);
-    const parts = DOCX_PARTS("x".repeat(100_000));
+    const parts = docxParts(["x".repeat(100_000)]);
     const stated = [...parts.slice(0, 2), { ...parts[2]!, declare: 300 * MB }];
     const lying = [...parts.slice(0, 2), { ...parts[2]!, declare: 100 }];
     const a = idOf(await addFile(b, app.id, zip(stated), "bomb.docx"));
@@ -213,9 +145,7 @@ describe("file data sources", () => {
   it("a .doc is accepted and ends in Error saying it cannot be read", async () => {
     const b = await createBuilder({ plan: "explorer" });
     const app = await newApp(b);
-    const ole = new Uint8Array(512);
-    ole.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-    const res = await addFile(b, app.id, ole, "old.doc");
+    const res = await addFile(b, app.id, oleDoc(), "old.doc");
     expect(res.status).toBe(200);
     const id = idOf(res);
     await runDueJobs();

@@ -25,7 +25,7 @@ import {
   type ContextItemView,
   ingestConnectorItems,
   ingestText,
-  isPlanLimit,
+  planLimitReason,
   uploadContextFile,
 } from "./data-sources-api";
 import { FileSourceForm, type SubmitFile } from "./file-source-form";
@@ -131,13 +131,9 @@ export function AddDataDialog({ open, onOpenChange, appId, caps, onAdded, onPlan
       return null;
     } catch (err) {
       if (err instanceof DOMException && err.name === "AbortError") throw err;
-      if (isPlanLimit(err)) {
-        // Two limits answer PLAN_LIMIT here: the plan's data items, and its connector files.
-        onPlanLimit(
-          err instanceof Error && err.message === messages.upgradeReasonDataItems
-            ? "dataItems"
-            : "connectorFiles",
-        );
+      const limit = planLimitReason(err);
+      if (limit) {
+        onPlanLimit(limit);
         return null;
       }
       return addFailureMessage(err, failure);

@@ -3,6 +3,7 @@
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { sendWithProgress } from "@/components/uploads/xhr-upload";
 import { messages } from "@/lib/messages";
+import { isUpgradeReason, type UpgradeReason } from "@/lib/plans/upgrade-reasons";
 
 // The calls of the Data Sources panel and dialog (spec 1 §7 "Context data"), and how a failed
 // one reads to the builder (spec 1 §8 "Data").
@@ -131,12 +132,7 @@ export async function uploadContextFile(
   });
   const id = (body as { contextItemId?: unknown } | null)?.contextItemId;
   if (status >= 200 && status < 300 && typeof id === "string") return id;
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  throw new ApiError(
-    status,
-    typeof error?.code === "string" ? error.code : "INTERNAL",
-    typeof error?.message === "string" ? error.message : messages.contextUploadFailed,
-  );
+  throw ApiError.fromBody(status, body, messages.contextUploadFailed);
 }
 
 export const replaceDataItem = (appId: string, oldItemId: string, newItemId: string) =>
@@ -157,9 +153,15 @@ export const disconnectConnector = (provider: ConnectorId) =>
 export const connectUrl = (provider: ConnectorId, token: string) =>
   `/api/integrations/${provider}/authorize?token=${enc(token)}`;
 
-/** The plan's data-item limit (403 PLAN_LIMIT): the caller offers the upgrade dialog. */
-export const isPlanLimit = (err: unknown) =>
-  err instanceof ApiError && err.status === 403 && err.code === "PLAN_LIMIT";
+/**
+ * The plan limit an add ran into (403 PLAN_LIMIT), as its answer's `upgradeReason` names it (the
+ * data items, the connector files), for the upgrade dialog; null for any other failure.
+ */
+export function planLimitReason(err: unknown): UpgradeReason | null {
+  if (!(err instanceof ApiError && err.status === 403 && err.code === "PLAN_LIMIT")) return null;
+  const reason = err.extra.upgradeReason;
+  return typeof reason === "string" && isUpgradeReason(reason) ? reason : null;
+}
 
 /**
  * The message of a failed add (spec 1 §8): the app is not saved yet (404); the server's own
