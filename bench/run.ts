@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -29,6 +30,9 @@ import { buildReason, type NextServer, nextBuild, startNext } from "./next-serve
 // build and serve another checkout of the app (e.g. a snapshot of a commit while the working
 // tree is mid-change; the database is still migrated and seeded by this tree's db/, so their
 // schemas must agree).
+//
+// Then the data-source benchmarks (bench/context.ts): ingestion of a CSV and a PDF against parsing
+// alone, a worker's peak memory, retrieval over 1,000,000 chunks. BENCH_ONLY=server|context.
 
 const PORT = 3300;
 const PG_PORT = 54359;
@@ -43,6 +47,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_REQUESTS = 1500;
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
+// BENCH_ONLY=server or BENCH_ONLY=context runs one of the two parts (default: both).
+const ONLY = process.env.BENCH_ONLY;
 
 type Target = {
   name: string;
@@ -176,6 +182,11 @@ async function main() {
   process.env.AUTH_SECRET = crypto.randomBytes(32).toString("base64url");
   process.env.APP_URL = `http://localhost:${PORT}`;
   await migrateDatabase(databaseUrl);
+  if (ONLY !== "context") await serverBench(databaseUrl);
+  if (ONLY !== "server") await contextBench(databaseUrl);
+}
+
+async function serverBench(databaseUrl: string) {
   const { token, sessionId, saveSlots, bareSlots } = await seedBuilder();
 
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_ROUTES: "1", NEXT_TELEMETRY_DISABLED: "1" };
@@ -284,6 +295,32 @@ async function main() {
 
   console.log("");
   for (const line of firstLoadReport(APP_DIR)) console.log(line);
+  // Not left idling beside the data-source benchmarks that follow.
+  await server.stop();
+}
+
+/**
+ * The data-source benchmarks (bench/context.ts) in a process of their own: they call the app's
+ * server-only modules, which load only under --conditions=react-server (as `npm run worker` runs).
+ */
+async function contextBench(databaseUrl: string) {
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "bench/context.ts"],
+      {
+        stdio: "inherit",
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+      },
+    );
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`bench/context.ts exited with ${code}`)),
+    );
+  });
 }
 
 process.on("SIGINT", () => {

@@ -97,6 +97,28 @@ export const SALE_ID_PARAM = "sale_id";
 /** Stripe webhook signatures older than this are refused (Stripe's own default tolerance). */
 export const STRIPE_WEBHOOK_TOLERANCE_S = 300;
 
+// ---- paid memberships through Gumroad (spec 2) ----
+/** "Payment token input debounced 1000 ms." (spec 2 §9) */
+export const PAYMENT_TOKEN_DEBOUNCE_MS = 1000;
+/** A Gumroad call slower than this is given up (the run route waits for a due recheck). */
+export const GUMROAD_TIMEOUT_MS = 8000;
+/** Sales pages (10 sales each) read at most when looking for an end user's purchase. */
+export const GUMROAD_SALES_MAX_PAGES = 20;
+/** A verified membership is checked with Gumroad again after this long (cancellations, refunds). */
+export const MEMBERSHIP_RECHECK_S = 24 * 60 * 60;
+/** A recheck that could not reach Gumroad is tried again after this long. */
+export const MEMBERSHIP_RECHECK_RETRY_S = 60 * 60;
+/** While Gumroad cannot be reached, a membership it confirmed within this long still counts. */
+export const MEMBERSHIP_GRACE_S = 7 * 24 * 60 * 60;
+/** "I've bought it" checks per end user, each a call to Gumroad. */
+export const MEMBERSHIP_VERIFY_PER_USER = 10;
+export const MEMBERSHIP_VERIFY_PER_USER_WINDOW_S = 10 * 60;
+/** Product lists and connects per app (each a call to Gumroad with the builder's token). */
+export const PAYMENT_CALLS_PER_APP = 60;
+export const PAYMENT_CALLS_PER_APP_WINDOW_S = 10 * 60;
+/** A Gumroad access token as the builder pastes it. */
+export const GUMROAD_TOKEN_MAX = 500;
+
 // ---- The app editor (spec 2) ----
 
 /** "App builder version 4." (spec 2 §9) */
@@ -171,6 +193,20 @@ export const MAGIC_EXISTING_NAMES_MAX = 200;
 export const MAGIC_OPTIONS_MAX = 12;
 /** The model call of magicCreate, retries included. */
 export const MAGIC_CREATE_TIMEOUT_MS = 30_000;
+
+// ---- tool runs (lib/runs) ----
+/** One input value of a run, in characters (the main input, a long text). */
+export const RUN_INPUT_VALUE_MAX = 10_000;
+/** A run from the request to the model's last word; past it the run is aborted. */
+export const RUN_TIMEOUT_MS = 120_000;
+/** A run still 'running' this long after it started lost its server: the prune job aborts it. */
+export const RUN_STALE_MS = 15 * 60 * 1000;
+/** Retries of a model call that failed before its first word. */
+export const RUN_MODEL_RETRIES = 1;
+/** CSV rows of smart items filtering handed to the model at most. */
+export const RUN_MATCHED_ROWS_MAX = 50;
+/** Words of the inputs a retrieval query is made of at most. */
+export const RUN_QUERY_WORDS_MAX = 40;
 
 // ---- data sources (spec 1 §9) ----
 /** "Connector chunk size 1000, overlap 200": characters per chunk of ingested text. */

@@ -22,6 +22,8 @@ const Env = z.object({
   GOOGLE_OAUTH_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
   GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
   GOOGLE_DRIVE_API_URL: z.url().default("https://www.googleapis.com"),
+  // Paid memberships: Gumroad's API, pointed at a local server in tests.
+  GUMROAD_API_URL: z.url().default("https://api.gumroad.com"),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.url().optional(),

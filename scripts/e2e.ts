@@ -5,6 +5,7 @@ import { migrateDatabase } from "../db/migrate";
 import { e2eModelResponder } from "../tests/e2e/support/model-responder";
 import { startDemoSite } from "../tests/support/demo-site-server";
 import { googleDriveServerEnv, startGoogleDriveServer } from "../tests/support/google-drive-server";
+import { gumroadServerEnv, startGumroadServer } from "../tests/support/gumroad-server";
 import { notionServerEnv, startNotionServer } from "../tests/support/notion-server";
 import { startOidcServer } from "../tests/support/oidc-server";
 import { openAiServerEnv, startOpenAiServer } from "../tests/support/openai-server";
@@ -109,6 +110,11 @@ async function main(): Promise<number> {
   cleanups.push(() => drive.close());
   log(`Notion double on ${notion.url}, Google Drive double on ${drive.url}`);
 
+  // Paid memberships: a local server speaking Gumroad's API, whose product pages play the buyer.
+  const gumroad = await startGumroadServer();
+  cleanups.push(() => gumroad.close());
+  log(`Gumroad double on ${gumroad.url}`);
+
   // A website for the web scraper. It is on 127.0.0.1, which the scraper refuses like any private
   // address: SCRAPER_ALLOW_PRIVATE_HOSTS admits this one host:port, so other local ports stay
   // refused. Its answers come a little late, as over a network, so Syncing... can be seen.
@@ -139,6 +145,7 @@ async function main(): Promise<number> {
     ...stripe.env,
     ...notionServerEnv(notion),
     ...googleDriveServerEnv(drive),
+    ...gumroadServerEnv(gumroad),
     ...openAiServerEnv(model),
     SCRAPER_ALLOW_PRIVATE_HOSTS: site.hostPort,
     STORAGE_DIR,

@@ -7,9 +7,11 @@ import { accounts, apps } from "../db/schema";
 import { hashPassword } from "../lib/auth/password";
 import { ensureAuthSecret, ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
 import { seedDemoApps } from "./seed-apps";
+import { seedDemoDataSources } from "./seed-data-sources";
 
-// npm run db:seed - local demo data: an admin builder, a lite builder, the Demo App, and one
-// app of each kind with every panel filled (scripts/seed-apps.ts).
+// npm run db:seed - local demo data: an admin builder, a lite builder, the Demo App with three
+// data sources (scripts/seed-data-sources.ts), and one app of each kind with every panel filled
+// (scripts/seed-apps.ts).
 export const SEED_PASSWORD = "builder-demo-2026";
 
 async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string }) {
@@ -38,6 +40,7 @@ async function main() {
   const app =
     existing ?? (await insertApp({ ownerAccountId: admin.accountId, status: "active", header: "Demo App" }));
   const demos = await seedDemoApps(admin.accountId);
+  demos.push(await seedDemoDataSources(app));
   console.log(
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
   );

@@ -1,5 +1,7 @@
 import { TokenRefresher } from "@/components/auth/token-refresher";
 import type { PublicPage } from "@/lib/apps/public-app";
+import type { Session } from "@/lib/auth/session";
+import { MembershipArea } from "./membership-area";
 import { PublicAppView } from "./public-app-view";
 import { SignInArea } from "./sign-in-area";
 
@@ -13,7 +15,7 @@ export function PublicPageView({
   view = "main",
 }: {
   page: PublicPage;
-  session: { tenantId: string | null; email: string } | null;
+  session: Session | null;
   view?: "main" | "tool";
 }) {
   const signedIn = session !== null && session.tenantId === page.appId;
@@ -33,7 +35,11 @@ export function PublicPageView({
         mode="live"
         headerRight={
           page.published ? (
-            <SignInArea appId={page.appId} email={signedIn ? session.email : null} />
+            <>
+              {/* Paid memberships: the gate for signed-in end users without one. */}
+              <MembershipArea appId={page.appId} session={session} />
+              <SignInArea appId={page.appId} email={signedIn ? session.email : null} />
+            </>
           ) : undefined
         }
       />

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { customType, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { apps } from "./apps";
 
 // The data sources of an app (spec 1 §3 "Context item") and the chunks they are split into for
@@ -76,10 +86,15 @@ export const contextItems = pgTable(
 
 export type ContextItem = typeof contextItems.$inferSelect;
 
+// Chunks and rows are keyed by their item and position, with no id of their own: a random uuid
+// key cost a third of a CSV row's writing (docs/decisions.md), and (item, position) is what every
+// query reads them by. Their primary keys keep the usual names (_pkey), which bench fills rely on.
+// context_chunks also has toast_tuple_target = 8160 (migration 0009, not expressible here): a chunk
+// with its tsvector is about 2.5 kB, past PostgreSQL's 2 kB default, which compressed every chunk
+// as it was written (a tenth of a CSV's ingestion) and decompressed it again for every ranking.
 export const contextChunks = pgTable(
   "context_chunks",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
     itemId: uuid("item_id")
       .notNull()
       .references(() => contextItems.id, { onDelete: "cascade" }),
@@ -88,12 +103,15 @@ export const contextChunks = pgTable(
     position: integer("position").notNull(),
     text: text("text").notNull(),
     // 'simple': no stemming or stop words, so any language matches word for word.
-    tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('simple', text)`),
+    // Always to_tsvector('simple', text), set by the trigger context_chunks_tsv (migration 0009)
+    // unless the writer brings it, computed by PostgreSQL the same way on another connection
+    // (db/queries/context.ts): a generated column would compute it on the writing connection.
+    tsv: tsvector("tsv"),
   },
   (t) => [
+    primaryKey({ name: "context_chunks_pkey", columns: [t.itemId, t.position] }),
     index("context_chunks_tsv_idx").using("gin", t.tsv),
     index("context_chunks_app_idx").on(t.appId),
-    index("context_chunks_item_idx").on(t.itemId, t.position),
   ],
 );
 
@@ -102,7 +120,6 @@ export const contextChunks = pgTable(
 export const contextRows = pgTable(
   "context_rows",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
     itemId: uuid("item_id")
       .notNull()
       .references(() => contextItems.id, { onDelete: "cascade" }),
@@ -111,7 +128,7 @@ export const contextRows = pgTable(
     data: jsonb("data").$type<Record<string, string>>().notNull(),
   },
   (t) => [
-    index("context_rows_item_idx").on(t.itemId, t.position),
+    primaryKey({ name: "context_rows_pkey", columns: [t.itemId, t.position] }),
     index("context_rows_app_idx").on(t.appId),
     // Smart items filtering matches a column's value case-insensitively: the lowered row is
     // indexed, and db/queries/context.ts asks with containment (@>) of that same expression.

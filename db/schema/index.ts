@@ -3,5 +3,7 @@ export * from "./apps";
 export * from "./billing";
 export * from "./context";
 export * from "./integrations";
+export * from "./payments";
+export * from "./runs";
 export * from "./system";
 export * from "./users";

@@ -22,6 +22,59 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/app/paidPlans/route"),
   },
   {
+    file: "app/api/apps/[appId]/membership/route.ts",
+    path: "/api/apps/{appId}/membership",
+    docs: {
+      GET: {
+        summary: "Whether the app asks for a membership and the caller has one",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/membership/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/membership/verify/route.ts",
+    path: "/api/apps/{appId}/membership/verify",
+    docs: {
+      POST: {
+        summary: "\"I've bought it\": find the end user's purchase on Gumroad",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/membership/verify/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/payments/connect/route.ts",
+    path: "/api/apps/{appId}/payments/connect",
+    docs: {
+      POST: {
+        summary: "Connect (or resync) the Gumroad product end users buy",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/payments/connect/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/payments/products/route.ts",
+    path: "/api/apps/{appId}/payments/products",
+    docs: {
+      GET: {
+        summary: "The Gumroad products",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/payments/products/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/payments/route.ts",
+    path: "/api/apps/{appId}/payments",
+    docs: {
+      GET: {
+        summary: "The app's paid memberships: product and setup (never the token)",
+      },
+      DELETE: {
+        summary: "Disconnect Gumroad: forget the access token and the product",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/payments/route"),
+  },
+  {
     file: "app/api/apps/[appId]/route.ts",
     path: "/api/apps/{appId}",
     docs: {
@@ -36,6 +89,16 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/apps/[appId]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/run/route.ts",
+    path: "/api/apps/{appId}/run",
+    docs: {
+      POST: {
+        summary: "Run a tool of a published app; the answer streams as the model writes it",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/run/route"),
   },
   {
     file: "app/api/apps/[appId]/settings/claimInvitation/route.ts",
@@ -530,6 +593,19 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/live_api/account/validateOtp/route"),
+  },
+  {
+    file: "app/api/live_api/user/memories/current/route.ts",
+    path: "/api/live_api/user/memories/current",
+    docs: {
+      GET: {
+        summary: "What the app remembers of the signed-in end user (memorize fields)",
+      },
+      DELETE: {
+        summary: "Forget them",
+      },
+    },
+    load: () => import("@/app/api/live_api/user/memories/current/route"),
   },
   {
     file: "app/api/models/route.ts",

@@ -9,6 +9,8 @@ export type FilledMessage = { key: MessageKey; vars: Record<string, string | num
 export const errorStatus = {
   BAD_REQUEST: 400,
   UNAUTHENTICATED: 401,
+  /** Paid memberships: the end user has no active membership of the app. */
+  PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

@@ -264,7 +264,12 @@ function routeOperation(
   }
   const hasInput = Boolean(meta.params || meta.query || meta.body || meta.raw);
   const responses: Record<string, unknown> = {
-    200: { description: "Success", content: { "application/json": { schema: {} } } },
+    200: meta.stream
+      ? {
+          description: meta.stream.description,
+          content: { [meta.stream.contentType]: { schema: { type: "string" } } },
+        }
+      : { description: "Success", content: { "application/json": { schema: {} } } },
     ...(hasInput ? { 400: ref("BadRequest") } : {}),
     ...(meta.auth !== "public" ? { 401: ref("Unauthenticated"), 403: ref("Forbidden") } : {}),
     ...(meta.app ? { 404: ref("NotFound") } : {}),

@@ -47,12 +47,14 @@ type Options<Q, B, P> = {
   appNotFound?: MessageKey;
   /** One line for the API document (/api/openapi.json). */
   summary?: string;
+  /** The success answer is a stream of this content type, described so (the API document). */
+  stream?: { contentType: string; description: string };
 };
 
 /** What a wrapped handler tells the API document about itself. */
 export type RouteMeta = Pick<
   Options<Schema, Schema, Schema>,
-  "auth" | "query" | "body" | "params" | "cap" | "raw" | "app" | "summary"
+  "auth" | "query" | "body" | "params" | "cap" | "raw" | "app" | "summary" | "stream"
 >;
 export const ROUTE_META = Symbol.for("builder.routeMeta");
 

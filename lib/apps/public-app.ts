@@ -45,6 +45,12 @@ export type PublicPage = {
   title: string;
   /** Whether end users can sign in here (published apps only). */
   published: boolean;
+  /** The tool a run of this page runs (POST /api/apps/{appId}/run's toolId): null on an app's own page. */
+  toolId: string | null;
+  /** "userCanEditResults": the end user may edit the shown answer (in the page only; nothing is saved). */
+  userCanEditResults: boolean;
+  /** Runs need an end user signed in to this app (isSignupEnabled). */
+  signInRequired: boolean;
 };
 
 /** Whether this viewer may see the app: everybody when published, only its builder when a draft. */
@@ -83,6 +89,9 @@ async function pageOf(app: App, tool: Tool | null): Promise<PublicPage> {
     mainPage: settings.appSettings.mainPage,
     title: content.header,
     published: app.status === "active",
+    toolId: tool?.id ?? null,
+    userCanEditResults: settings.appSettings.userCanEditResults,
+    signInRequired: settings.appSettings.isSignupEnabled,
   };
 }
 

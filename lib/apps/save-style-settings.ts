@@ -70,7 +70,7 @@ export async function saveSettings(
  * "Settings panel is disabled when the plan is lite" (lite sees 'Upgrade your plan to edit tool
  * settings'); a generated app's settings are for "admins, paid tier moon and above, and space apps".
  */
-async function assertMaySaveSettings(session: Session, app: App) {
+export async function assertMaySaveSettings(session: Session, app: App) {
   if (isAdmin(session)) return;
   const { caps } = await ownerCapabilities(app);
   if (!caps.editToolSettings) throw new AppError("FORBIDDEN", "upgradeToEditToolSettings", "PLAN_LIMIT");

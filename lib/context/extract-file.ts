@@ -70,39 +70,88 @@ export type CsvRow = { data: Record<string, string>; line: string };
 
 /**
  * Parses a CSV stream with papaparse, one data row at a time (rows with no value are skipped).
- * The next rows are parsed only once `onRow` (and the promise it may answer) is done: papaparse's
- * stream pauses when its output is not read, and the input then waits, so memory holds a few rows
- * whatever the file's size. Answers how many rows it handed over. The bytes are decoded before
- * papaparse sees them, so a character split across two reads stays whole.
+ * Answers how many rows it handed over. The bytes are decoded before papaparse sees them, so a
+ * character split across two reads stays whole.
+ *
+ * Memory stays flat whatever the file's size: papaparse reads the input itself and hands over the
+ * rows of each piece it parsed; once CSV_PARSED_AHEAD rows wait for `onRow` the input is paused,
+ * and resumed when they are taken. Parsing goes on while `onRow` awaits (the database writes the
+ * previous rows meanwhile). Not papaparse's Duplex stream read with `for await`: it pauses its
+ * parser every 16 rows (its readable buffer) and parses the rest of the piece again on resume,
+ * which made parsing 5× slower than papaparse alone.
  */
 export async function parseCsvStream(
   body: ReadableStream<Uint8Array> | Readable,
   onRow: (row: CsvRow) => void | Promise<void>,
 ): Promise<number> {
   const input = (body instanceof Readable ? body : Readable.fromWeb(body as never)).setEncoding("utf8");
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
+  let parsed: Record<string, unknown>[] = [];
+  let ended = false;
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const fail = (error: unknown) => {
+    failure ??= { error };
+    signal();
+  };
+  const throwIfFailed = () => {
+    if (failure) throw failure.error;
+  };
+  // papaparse reports a read error to `error` and then stops listening: this listener stays, so
+  // an error the input emits later (while it is being destroyed) is never unhandled.
+  input.on("error", fail);
+  Papa.parse<Record<string, unknown>>(input, {
     header: true,
     skipEmptyLines: "greedy",
     // A byte order mark is not part of the first column's name.
     transformHeader: (name: string, i: number) => (i === 0 ? name.replace(/^\uFEFF/, "") : name),
+    chunk: (results) => {
+      for (const record of results.data) parsed.push(record);
+      if (parsed.length >= CSV_PARSED_AHEAD) input.pause();
+      signal();
+    },
+    complete: () => {
+      ended = true;
+      signal();
+    },
+    error: fail,
   });
-  input.once("error", (err) => parser.destroy(err));
-  input.pipe(parser);
   let count = 0;
   try {
-    for await (const record of parser as AsyncIterable<Record<string, unknown>>) {
-      const row = csvRow(record);
-      if (!row) continue;
-      await onRow(row);
-      count++;
+    for (;;) {
+      throwIfFailed();
+      if (parsed.length === 0) {
+        if (ended) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        continue;
+      }
+      const batch = parsed;
+      parsed = [];
+      if (input.isPaused() && !input.destroyed) input.resume();
+      for (const record of batch) {
+        const row = csvRow(record);
+        if (!row) continue;
+        const pending = onRow(row);
+        if (pending) await pending;
+        count++;
+        throwIfFailed();
+      }
     }
   } finally {
-    // Stopped early (onRow threw): the file is not read on.
-    input.unpipe(parser);
+    // Stopped early (onRow threw, or the input failed): the file is not read on.
     input.destroy();
   }
   return count;
 }
+
+/** Rows parsed ahead of `onRow` at most (plus those of one piece of input) before the input waits. */
+const CSV_PARSED_AHEAD = 200;
 
 function csvRow(record: Record<string, unknown>): CsvRow | undefined {
   const data: Record<string, string> = {};

@@ -1,11 +1,5 @@
 import "server-only";
-import { db } from "@/db/client";
-import {
-  contentWriter,
-  deleteItemContent,
-  lockItemContent,
-  setContextItemStatus,
-} from "@/db/queries/context";
+import { setContextItemStatus, writeItemContent } from "@/db/queries/context";
 import type { ContextItem } from "@/db/schema";
 import { TextChunker } from "./chunk-text";
 import { openStoredFile, parseCsvStream, UnreadableFileError } from "./extract-file";
@@ -20,26 +14,21 @@ import { openStoredFile, parseCsvStream, UnreadableFileError } from "./extract-f
  */
 export async function ingestStoredCsv(item: Pick<ContextItem, "id" | "appId" | "fileKey">): Promise<void> {
   const body = await openStoredFile(item);
-  await db()
-    .transaction(async (tx) => {
-      await lockItemContent(item.id, tx);
-      await deleteItemContent(item.id, tx);
-      const writer = contentWriter(item, tx);
-      const chunker = new TextChunker();
-      let first = true;
-      const rows = await parseCsvStream(body, async (row) => {
-        await writer.addRow(row.data);
-        await writer.addChunks(chunker.push(first ? row.line : `\n${row.line}`));
-        first = false;
-      });
-      await writer.addChunks(chunker.end());
-      await writer.flush();
-      if (rows === 0) throw new UnreadableFileError("contextCsvNoRows");
-      await setContextItemStatus(item.id, "synced", { lastSyncedAt: new Date() }, tx);
-    })
-    .catch(async (err) => {
-      // A transaction that failed before the parsing began left the file open: it is closed.
-      await body.cancel().catch(() => {});
-      throw err;
+  await writeItemContent(item, async (writer, tx) => {
+    const chunker = new TextChunker();
+    let first = true;
+    const rows = await parseCsvStream(body, async (row) => {
+      await writer.addRow(row.data);
+      await writer.addChunks(chunker.push(first ? row.line : `\n${row.line}`));
+      first = false;
     });
+    await writer.addChunks(chunker.end());
+    await writer.flush();
+    if (rows === 0) throw new UnreadableFileError("contextCsvNoRows");
+    await setContextItemStatus(item.id, "synced", { lastSyncedAt: new Date() }, tx);
+  }).catch(async (err) => {
+    // A transaction that failed before the parsing began left the file open: it is closed.
+    await body.cancel().catch(() => {});
+    throw err;
+  });
 }

@@ -1,13 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
-import { db } from "@/db/client";
 import { findAppById } from "@/db/queries/apps";
-import {
-  findContextItem,
-  lockItemContent,
-  replaceItemContent,
-  setContextItemStatus,
-} from "@/db/queries/context";
+import { findContextItem, setContextItemStatus, writeItemContent } from "@/db/queries/context";
 import type { ContextItem } from "@/db/schema";
 import { chunkText, countCodePoints } from "@/lib/context/chunk-text";
 import { storedFileKind, UnreadableFileError } from "@/lib/context/extract-file";
@@ -51,9 +45,10 @@ export async function runContextIngestJob(
       await setContextItemStatus(item.id, "error", { error: messages.contextIngestEmpty });
       return;
     }
-    await db().transaction(async (tx) => {
-      await lockItemContent(item.id, tx);
-      await replaceItemContent(item, chunks, source.rows ?? [], tx);
+    await writeItemContent(item, async (writer, tx) => {
+      await writer.addChunks(chunks);
+      for (const row of source.rows ?? []) await writer.addRow(row);
+      await writer.flush();
       await setContextItemStatus(item.id, "synced", { lastSyncedAt: new Date(), size: fetchedSize }, tx);
     });
   } catch (err) {

@@ -2,7 +2,9 @@ import "server-only";
 import { deleteDeadAuthCodes } from "@/db/queries/auth-codes";
 import { failOrphanedContextItems } from "@/db/queries/context";
 import { deleteExpiredCounters } from "@/db/queries/rate-limits";
+import { abortStaleRuns } from "@/db/queries/runs";
 import { deleteDeadSessions } from "@/db/queries/sessions";
+import { RUN_STALE_MS } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 
 // A used link is kept a day, so that opening it again can still say "already verified".
@@ -28,5 +30,7 @@ export async function pruneExpired() {
     orphanedContextItems: await failOrphanedContextItems(messages.contextIngestFailed, {
       seconds: ORPHANED_ITEM_IDLE_SECONDS,
     }),
+    // Runs whose server stopped (a crash, a deploy) before it could record their end.
+    staleRuns: await abortStaleRuns(messages.runServerStopped, RUN_STALE_MS),
   };
 }

@@ -425,6 +425,23 @@ export const rows: Row[] = [
     expect: ownerOfAppA(),
   },
   {
+    file: "app/api/apps/[appId]/run/route.ts",
+    method: "POST",
+    // A draft app's tool: only its builder (and admins) may run it, as a preview; to anybody else
+    // there is no such app. Empty inputs here (400), so no model is asked.
+    who: "anybody for a published app; a draft only for its owner and admins (nothing filled in here: 400)",
+    request: (w) => ({
+      path: `/api/apps/${w.genAppA.id}/run`,
+      params: { appId: w.genAppA.id },
+      body: { toolId: w.toolA.id, inputs: {} },
+    }),
+    expect: { ...everyone(404), builderA: 400, admin: 400 },
+    check: (res, actor) => {
+      const code = (res.json as { error: { code: string } }).error.code;
+      expect(code).toBe(actor === "builderA" || actor === "admin" ? "INPUT_EMPTY" : "NOT_FOUND");
+    },
+  },
+  {
     file: "app/api/apps/[appId]/tools/route.ts",
     method: "POST",
     who: "the app's owner and admins (a path with spaces here: 400)",
@@ -499,6 +516,59 @@ export const rows: Row[] = [
       if (actor === "builderA" || actor === "admin") expect(message).toBe(messages.fileNotFound);
       if (actor === "builderB") expect(message).toBe(messages.appNotFound);
     },
+  },
+  // ---- paid memberships (issue 10): builder side on the app's owner and admins; end users of app A ----
+  {
+    file: "app/api/apps/[appId]/payments/route.ts",
+    method: "GET",
+    who: "the app's owner and admins (the token itself is never answered)",
+    request: (w) => ({ path: `/api/apps/${w.appA.id}/payments`, params: { appId: w.appA.id } }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/payments/route.ts",
+    method: "DELETE",
+    who: "the app's owner and admins (app A has no connection: nothing to forget, still ok)",
+    request: (w) => ({ path: `/api/apps/${w.appA.id}/payments`, params: { appId: w.appA.id } }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/payments/products/route.ts",
+    method: "GET",
+    who: "the app's owner on a paid plan, and admins (builder A is on lite: 403; admin: no token saved, 400)",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/payments/products?appId=${w.appA.id}`,
+      params: { appId: w.appA.id },
+    }),
+    expect: { ...ownerOfAppA(400), builderA: 403 },
+  },
+  {
+    file: "app/api/apps/[appId]/payments/connect/route.ts",
+    method: "POST",
+    who: "the app's owner on a paid plan, and admins (builder A is on lite: 403; admin: no token saved, 400)",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/payments/connect`,
+      params: { appId: w.appA.id },
+      body: { productId: "qQn8x6VYtLcMH2uLJ5Tf9A==" },
+    }),
+    expect: { ...ownerOfAppA(400), builderA: 403 },
+  },
+  {
+    file: "app/api/apps/[appId]/membership/route.ts",
+    method: "GET",
+    who: "anybody: whether the published app asks for a membership (app A does not)",
+    request: (w) => ({ path: `/api/apps/${w.appA.id}/membership`, params: { appId: w.appA.id } }),
+    expect: everyone("2xx"),
+    check: (res) => {
+      expect(res.json).toEqual({ required: false, active: true, product: null });
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/membership/verify/route.ts",
+    method: "POST",
+    who: "end users of the app only (app A asks for no membership: 400); builders and other apps' users 403",
+    request: (w) => ({ path: `/api/apps/${w.appA.id}/membership/verify`, params: { appId: w.appA.id } }),
+    expect: { ...signedIn(403), endUserA: 400 },
   },
   // A bare benchmark baseline that bypasses route(); inert (404) unless BENCH_ROUTES=1.
   {
@@ -742,6 +812,23 @@ export const rows: Row[] = [
       body: { email: uniqueEmail(), otp: "000000" },
     }),
     expect: everyone(400),
+  },
+  {
+    file: "app/api/live_api/user/memories/current/route.ts",
+    method: "GET",
+    who: "end users of the app, their own memories; anybody else signed in is refused",
+    request: (w) => ({ path: `/api/live_api/user/memories/current?appId=${w.appA.id}` }),
+    expect: { ...signedIn(403), endUserA: "2xx" },
+    check: (res, actor) => {
+      if (actor === "endUserA") expect(res.json).toEqual({ memories: {} });
+    },
+  },
+  {
+    file: "app/api/live_api/user/memories/current/route.ts",
+    method: "DELETE",
+    who: "end users of the app, their own memories; anybody else signed in is refused",
+    request: (w) => ({ path: `/api/live_api/user/memories/current?appId=${w.appA.id}` }),
+    expect: { ...signedIn(403), endUserA: "2xx" },
   },
   {
     file: "app/api/models/route.ts",

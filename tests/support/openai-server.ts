@@ -28,7 +28,15 @@ export type ChatRequest = {
  */
 export type ChatReply =
   | string
-  | { text: string; finishReason?: "stop" | "length"; delayMs?: number }
+  | {
+      text: string;
+      finishReason?: "stop" | "length";
+      delayMs?: number;
+      /** Streaming: the pause before each word after the first (a slow model). */
+      chunkDelayMs?: number;
+      /** Streaming: the connection is destroyed after this many words, with no end (a dropped connection). */
+      dropAfterChunks?: number;
+    }
   | { status: number; message?: string; retryAfterMs?: number; delayMs?: number };
 
 export type Responder = (req: ChatRequest) => ChatReply | Promise<ChatReply>;
@@ -51,6 +59,8 @@ export type OpenAiServer = {
   requests: RecordedRequest[];
   /** Chat requests only, parsed. */
   chats: ChatRequest[];
+  /** Chat requests whose client closed the connection before the answer was complete. */
+  clientClosed: ChatRequest[];
   /** Replaces the responder; null restores the one the server started with. */
   setResponder(responder: Responder | null): void;
   /** Queues replies for the next chat requests, one each, before the responder is asked. */
@@ -96,6 +106,7 @@ export async function startOpenAiServer(
   const queue: ChatReply[] = [];
   const requests: RecordedRequest[] = [];
   const chats: ChatRequest[] = [];
+  const clientClosed: ChatRequest[] = [];
   const pending = new Set<NodeJS.Timeout>();
 
   // Answers late unless the client went away meanwhile; false when it did.
@@ -148,6 +159,9 @@ export async function startOpenAiServer(
       const chat = parseChat(body);
       if (typeof chat === "string") return sendError(res, 400, chat, "invalid_request_error");
       if (opts.record !== false) chats.push(chat);
+      res.on("close", () => {
+        if (!res.writableFinished && opts.record !== false) clientClosed.push(chat);
+      });
       let reply: ChatReply;
       try {
         reply = queue.length ? queue.shift()! : await responder(chat);
@@ -160,7 +174,7 @@ export async function startOpenAiServer(
         if (r.retryAfterMs !== undefined) res.setHeader("retry-after-ms", String(r.retryAfterMs));
         return sendError(res, r.status, r.message ?? `Upstream error ${r.status}`, "server_error");
       }
-      return answerChat(res, chat, r.text, r.finishReason ?? "stop");
+      return answerChat(res, chat, r.text, r.finishReason ?? "stop", r);
     }
 
     return sendError(res, 404, `Unknown endpoint ${req.method} ${path}`, "invalid_request_error");
@@ -181,6 +195,7 @@ export async function startOpenAiServer(
     apiKey,
     requests,
     chats,
+    clientClosed,
     setResponder: (r) => {
       responder = r ?? initialResponder;
     },
@@ -196,6 +211,7 @@ export async function startOpenAiServer(
     reset: () => {
       requests.length = 0;
       chats.length = 0;
+      clientClosed.length = 0;
       queue.length = 0;
     },
     close: () =>
@@ -270,11 +286,12 @@ function textOf(content: unknown): string {
 // A deterministic stand-in for a tokenizer: about four characters a token.
 const tokens = (s: string) => Math.ceil(s.length / 4);
 
-function answerChat(
+async function answerChat(
   res: http.ServerResponse,
   chat: ChatRequest,
   text: string,
   finishReason: "stop" | "length",
+  pace: { chunkDelayMs?: number; dropAfterChunks?: number } = {},
 ) {
   const id = `chatcmpl-${crypto.randomBytes(8).toString("hex")}`;
   const created = Math.floor(Date.now() / 1000);
@@ -319,7 +336,21 @@ function answerChat(
   });
   send(chunk({ role: "assistant", content: "", refusal: null }, null));
   // Word by word, as models stream, so clients see several deltas.
-  for (const piece of text.match(/\S+\s*|\s+/g) ?? []) send(chunk({ content: piece }, null));
+  let sent = 0;
+  for (const piece of text.match(/\S+\s*|\s+/g) ?? []) {
+    if (sent > 0 && pace.chunkDelayMs) await new Promise((r) => setTimeout(r, pace.chunkDelayMs));
+    // The client went away meanwhile: nobody to answer.
+    if (res.destroyed) return;
+    if (pace.dropAfterChunks !== undefined && sent >= pace.dropAfterChunks) {
+      // What was sent reaches the client first (a comment line, ignored by SSE readers, whose
+      // callback runs once everything before it is flushed); then the connection just ends.
+      await new Promise<void>((resolve) => res.write(": dropping\n\n", () => resolve()));
+      res.socket?.destroy();
+      return;
+    }
+    send(chunk({ content: piece }, null));
+    sent++;
+  }
   send(chunk({}, finishReason));
   if (includeUsage) send({ ...base, object: "chat.completion.chunk", choices: [], usage });
   res.end("data: [DONE]\n\n");
@@ -348,9 +379,15 @@ export const demoResponder: Responder = ({ model, messages }) => {
   const user = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
   if (/json/i.test(system) && /field/i.test(system)) return demoField(system, user);
   const topic = user.replace(/\s+/g, " ").trim().slice(0, 80);
-  return topic
+  const answer = topic
     ? `Here is a short answer from the local demo model (${model}). You asked about: "${topic}". Connect a real model with AI_BASE_URL for real answers.`
     : `Hello from the local demo model (${model}).`;
+  // A tool run grounded in the app's data (lib/runs/prompt.ts) gets it quoted back, so a demo
+  // shows which data the answer was given.
+  const excerpt = /<excerpt [^>]*>\n([\s\S]*?)\n<\/excerpt>/.exec(system)?.[1];
+  const item = /items of the app's data[^\n]*\n1\. (.+)/.exec(system)?.[1];
+  const cited = (excerpt ?? item)?.replace(/\s+/g, " ").trim().slice(0, 300);
+  return cited ? `${answer} From the app's data: "${cited}"` : answer;
 };
 
 function demoField(system: string, user: string): string {

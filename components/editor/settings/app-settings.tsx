@@ -7,6 +7,7 @@ import { type AppSettings, MAIN_PAGES } from "@/lib/apps/schemas";
 import { CUSTOM_DOMAIN_MAX, EMAIL_MAX, URL_MAX } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
 import { InviteButton } from "./invite-button";
+import { PaidMemberships } from "./paid-memberships";
 import {
   type Parsed,
   paidMembershipsBlocked,
@@ -36,7 +37,7 @@ const mainPageLabel: Record<(typeof MAIN_PAGES)[number], MessageKey> = {
 
 const same = (text: string) => text;
 
-export function SignupSettings({ status, value, onChange }: Omit<Props, "appId">) {
+export function SignupSettings({ appId, status, value, onChange }: Props) {
   const signupBlock = signupBlocked(status, value);
   const paidBlock = paidMembershipsBlocked(value);
   return (
@@ -68,6 +69,7 @@ export function SignupSettings({ status, value, onChange }: Omit<Props, "appId">
         onCheckedChange={(on) => onChange({ isPaidMembershipsEnabled: on })}
         disabled={paidBlock !== null}
       />
+      {value.isPaidMembershipsEnabled ? <PaidMemberships appId={appId} /> : null}
       <RequiredText
         label={messages.appSettingsTerms}
         missing="appSettingsTermsMissing"

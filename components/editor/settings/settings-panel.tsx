@@ -73,7 +73,7 @@ export function SettingsPanel({
           <RunLimitSettings value={value} onChange={onChange} />
         </>
       ) : null}
-      <SignupSettings status={status} value={value} onChange={onChange} />
+      <SignupSettings appId={appId} status={status} value={value} onChange={onChange} />
       {tools ? <TemplateSettings value={value} onChange={onChange} isAdmin={isAdmin} /> : null}
       {isAdmin ? (
         <AdminAppSettings appId={appId} status={status} value={value} onChange={onChange} flush={onDone} />

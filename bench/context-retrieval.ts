@@ -1,0 +1,228 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import type pg from "pg";
+import { pool } from "@/db/client";
+import { searchContextChunks } from "@/db/queries/context";
+import * as schema from "@/db/schema";
+import { retrieveChunks } from "@/lib/context/retrieve";
+import { CONTENT_WORDS, FUNCTION_WORDS, randomFrom, tailWords } from "./context-fixtures";
+
+// Retrieval over a big app: 1,000,000 chunks of one app's data sources written straight into
+// context_chunks by SQL (an ingestion of that much would take the run's whole budget), then the
+// queries of a tool's users through lib/context/retrieve.ts, as a run will call it.
+//
+// The text: sentences made of English function words (the, of, for...: most of every text, kept
+// by the 'simple' configuration), a business vocabulary (order, refund, headphones...) and a long
+// tail of rare words (names, models). So a common word matches a large share of the chunks and
+// ranking has work to do, as in a real corpus. A chunk is three sentences, about 220 characters:
+// shorter than the 1000 of a real one, to keep the fill near half a minute on 2 cores. Real chunks
+// hold more words, so more of them match a common word and each costs more to rank: the figures
+// are a floor.
+
+const TAIL_SIZE = 20_000;
+const SENTENCES = 100_000;
+const SENTENCES_PER_CHUNK = 3;
+const ITEMS_PER_APP = 200;
+
+export type CorpusApp = { appId: string; chunks: number };
+
+/** The vocabulary table and the sentences the chunks are built from, reproducible (setseed). */
+async function createSentences(client: pg.PoolClient) {
+  const kinds = [[...FUNCTION_WORDS], [...CONTENT_WORDS], tailWords(TAIL_SIZE)];
+  await client.query("DROP TABLE IF EXISTS bench_vocab, bench_sentences");
+  await client.query("CREATE UNLOGGED TABLE bench_vocab (kind int, i int, w text, PRIMARY KEY (kind, i))");
+  for (const [kind, words] of kinds.entries()) {
+    await client.query(
+      "INSERT INTO bench_vocab SELECT $1, i - 1, w FROM unnest($2::text[]) WITH ORDINALITY AS t(w, i)",
+      [kind, words],
+    );
+  }
+  await client.query("SELECT setseed(0.42)");
+  // Per word: 40% a function word (skewed: 'the' most), 45% a business word, 15% a tail word
+  // (skewed too); 8 to 16 words a sentence.
+  await client.query(
+    `CREATE UNLOGGED TABLE bench_sentences AS
+     SELECT s, string_agg(v.w, ' ' ORDER BY k) AS txt
+     FROM (
+       SELECT s, k, CASE WHEN r < 0.40 THEN 0 WHEN r < 0.85 THEN 1 ELSE 2 END AS kind, u
+       FROM (SELECT s, k, random() AS r, random() AS u
+             FROM generate_series(1, ${SENTENCES}) s
+             CROSS JOIN LATERAL generate_series(1, 8 + s % 9) k) a
+     ) b
+     JOIN bench_vocab v ON v.kind = b.kind AND v.i = CASE b.kind
+       WHEN 0 THEN floor($1 * b.u ^ 2)::int
+       WHEN 1 THEN floor($2 * b.u)::int
+       ELSE floor($3 * b.u ^ 2)::int END
+     GROUP BY s`,
+    kinds.map((k) => k.length),
+  );
+  await client.query("ALTER TABLE bench_sentences ADD PRIMARY KEY (s)");
+  // Each sentence's tsvector, once: a chunk's is the concatenation of its sentences' (|| shifts
+  // the right one's positions past the left's), the very value to_tsvector('simple') gives the
+  // joined text; fillCorpus checks that on a sample.
+  await client.query("ALTER TABLE bench_sentences ADD COLUMN tsv tsvector");
+  await client.query("UPDATE bench_sentences SET tsv = to_tsvector('simple', txt)");
+}
+
+/**
+ * Chunks [from, to) of the app: three sentences each, picked by multiplicative hashing of the
+ * number. With `withTsv`, the chunk's tsvector is written with it (see createSentences), which the
+ * schema allows when tsv is not a generated column (the trigger then leaves it as it is).
+ */
+function insertChunksSql(appId: string, from: number, to: number, withTsv: boolean) {
+  const picks = [7919, 104_729, 1_299_709, 15_485_863].slice(0, SENTENCES_PER_CHUNK);
+  const joins = picks
+    .map((p, j) => `JOIN bench_sentences s${j} ON s${j}.s = 1 + (g * ${p} + ${j * 7}) % ${SENTENCES}`)
+    .join("\n");
+  const text = picks.map((_, j) => `s${j}.txt`).join(" || ' ' || ");
+  const tsv = picks.map((_, j) => `s${j}.tsv`).join(" || ");
+  return `INSERT INTO context_chunks (item_id, app_id, position, text${withTsv ? ", tsv" : ""})
+    SELECT items.ids[1 + g % array_length(items.ids, 1)], '${appId}', g / array_length(items.ids, 1),
+      ${text}${withTsv ? `, ${tsv}` : ""}
+    FROM generate_series(${from}::bigint, ${to - 1}) g
+    CROSS JOIN (SELECT array_agg(id ORDER BY id) AS ids FROM context_items WHERE app_id = '${appId}') items
+    ${joins}`;
+}
+
+/**
+ * Fills the apps' chunks. The secondary indexes of context_chunks are dropped first and built
+ * again after, from their own definitions (a bulk load's usual order: building a GIN index once
+ * is far quicker than growing it row by row); two connections insert halves at once (2 cores).
+ */
+export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void): Promise<void> {
+  const [a, b] = [await pool().connect(), await pool().connect()];
+  try {
+    const started = performance.now();
+    await createSentences(a);
+    for (const app of apps) {
+      await a.query(
+        `INSERT INTO context_items (app_id, name, type, source, status, size, last_synced_at)
+         SELECT $1, 'Document ' || i || '.pdf', 'pdf', 'local files', 'synced', 0, now()
+         FROM generate_series(1, ${ITEMS_PER_APP}) i`,
+        [app.appId],
+      );
+    }
+    const { rows: indexes } = await a.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes
+       WHERE schemaname = current_schema() AND tablename = 'context_chunks'
+         AND indexname <> 'context_chunks_pkey'`,
+    );
+    if (!indexes.some((i) => /USING gin \(tsv\)/.test(i.indexdef))) {
+      throw new Error("context_chunks has no GIN index on tsv: the migrations changed, update the bench");
+    }
+    const { rows: tsvColumn } = await a.query<{ is_generated: string }>(
+      `SELECT is_generated FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'context_chunks' AND column_name = 'tsv'`,
+    );
+    const withTsv = tsvColumn[0]?.is_generated === "NEVER";
+    for (const i of indexes) await a.query(`DROP INDEX ${i.indexname}`);
+    for (const app of apps) {
+      const half = Math.floor(app.chunks / 2);
+      await Promise.all([
+        a.query(insertChunksSql(app.appId, 0, half, withTsv)),
+        b.query(insertChunksSql(app.appId, half, app.chunks, withTsv)),
+      ]);
+    }
+    const inserted = performance.now();
+    for (const i of indexes) await a.query(i.indexdef);
+    const indexed = performance.now();
+    // Every chunk searchable, and its tsvector the one the product computes from its text (a
+    // sample of 2,000 spread over the apps' rows).
+    const { rows: check } = await a.query<{ missing: string; different: string }>(
+      `SELECT (SELECT count(*) FROM context_chunks WHERE app_id = ANY($1) AND tsv IS NULL) AS missing,
+              (SELECT count(*) FROM (SELECT text, tsv FROM context_chunks TABLESAMPLE SYSTEM (1)
+                                     WHERE app_id = ANY($1) LIMIT 2000) x
+               WHERE tsv IS DISTINCT FROM to_tsvector('simple', text)) AS different`,
+      [apps.map((x) => x.appId)],
+    );
+    if (Number(check[0]!.missing) > 0 || Number(check[0]!.different) > 0) {
+      throw new Error(
+        `chunks without their tsvector: ${check[0]!.missing} missing, ${check[0]!.different} different`,
+      );
+    }
+    await a.query("VACUUM ANALYZE context_chunks, context_items");
+    await a.query("DROP TABLE bench_vocab, bench_sentences");
+    const { rows } = await a.query<{ size: string; avg: string }>(
+      `SELECT pg_size_pretty(pg_total_relation_size('context_chunks')) AS size,
+              round(avg(length(text))) AS avg FROM context_chunks`,
+    );
+    const total = apps.reduce((s, x) => s + x.chunks, 0);
+    log(
+      `${total.toLocaleString("en")} chunks written in ${sec(inserted - started)}, ` +
+        `indexes (${indexes.map((i) => i.indexname).join(", ")}) built in ${sec(indexed - inserted)}, ` +
+        `VACUUM ANALYZE ${sec(performance.now() - indexed)}; context_chunks ${rows[0]!.size}, ` +
+        `${rows[0]!.avg} characters a chunk`,
+    );
+  } finally {
+    a.release();
+    b.release();
+  }
+}
+
+const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * What a tool's users ask: one to three business words, often a tail word (a product's name),
+ * often with function words between them ("refund for damaged headphones"). Seeded.
+ */
+export function makeQueries(count: number): string[] {
+  const rand = randomFrom(11);
+  const tail = tailWords(TAIL_SIZE);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const queries: string[] = [];
+  while (queries.length < count) {
+    const r = rand();
+    const content = r < 0.25 ? 1 : r < 0.7 ? 2 : 3;
+    const words: string[] = [];
+    for (let i = 0; i < content; i++) {
+      if (i > 0 && rand() < 0.4) words.push(FUNCTION_WORDS[Math.floor(FUNCTION_WORDS.length * rand() ** 2)]!);
+      words.push(rand() < 0.2 ? tail[Math.floor(tail.length * rand() ** 2)]! : pick(CONTENT_WORDS));
+    }
+    queries.push(words.join(" "));
+  }
+  return queries;
+}
+
+export type Timing = { query: string; ms: number; found: number };
+
+/** One retrieval of the top 10, timed around the call a run makes. */
+export async function timeRetrieval(appId: string, query: string): Promise<Timing> {
+  const started = performance.now();
+  const chunks = await retrieveChunks(appId, query, 10);
+  return { query, ms: performance.now() - started, found: chunks.length };
+}
+
+export function percentile(ms: number[], p: number): number {
+  const s = [...ms].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+}
+
+/**
+ * The plan of the search for one query: the exact statement searchContextChunks sends (caught
+ * by a logger on a drizzle instance of its own), run under EXPLAIN ANALYZE, and how many chunks
+ * of the app match it (the rows ranking has to look at).
+ */
+export async function explainSearch(appId: string, query: string): Promise<string[]> {
+  let statement: { sql: string; params: unknown[] } | undefined;
+  const spy = drizzle(pool(), {
+    schema,
+    logger: {
+      logQuery: (sql, params) => {
+        statement = { sql, params };
+      },
+    },
+  });
+  await searchContextChunks(appId, query, 10, spy);
+  if (!statement) return ["(the statement was not caught)"];
+  const plan = await pool().query<{ "QUERY PLAN": string }>(
+    `EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`,
+    statement.params,
+  );
+  const { rows } = await pool().query<{ n: string }>(
+    "SELECT count(*) AS n FROM context_chunks WHERE app_id = $1 AND tsv @@ websearch_to_tsquery('simple', $2)",
+    [appId, query],
+  );
+  return [
+    `matching chunks: ${Number(rows[0]!.n).toLocaleString("en")}`,
+    ...plan.rows.map((r) => r["QUERY PLAN"]),
+  ];
+}

@@ -1,0 +1,46 @@
+import "server-only";
+import type { AppSettings, CustomField } from "@/lib/apps/schemas";
+import { CONTEXT_RETRIEVE_LIMIT, RUN_MATCHED_ROWS_MAX } from "@/lib/constants";
+import { findMatchingRows, type RowCondition, retrieveChunks } from "@/lib/context/retrieve";
+import type { CheckedInputs } from "./inputs";
+import { type Grounding, retrievalQuery } from "./prompt";
+
+// The app's data a run is grounded in, by the app's query method (spec 1 §3 aiQueryMethod):
+// - default: the chunks of its synced data sources that best match the inputs' words;
+// - smart items filtering: the CSV rows selected by the fields' include / exclude conditions
+//   (spec 1 §5 filterCondition) with the values the end user gave.
+
+export async function groundingFor(
+  appId: string,
+  settings: Pick<AppSettings, "aiQueryMethod">,
+  fields: readonly CustomField[],
+  inputs: CheckedInputs,
+): Promise<Grounding> {
+  if (settings.aiQueryMethod === "smart_items_filtering") {
+    const rows = await findMatchingRows(appId, rowConditions(fields, inputs), {
+      limit: RUN_MATCHED_ROWS_MAX,
+    });
+    return { kind: "rows", rows: rows.map((r) => r.data) };
+  }
+  const query = retrievalQuery(inputs);
+  if (!query) return { kind: "none" };
+  const chunks = await retrieveChunks(appId, query, CONTEXT_RETRIEVE_LIMIT);
+  return { kind: "chunks", chunks: chunks.map((c) => ({ itemName: c.itemName, text: c.text })) };
+}
+
+/**
+ * One condition per field with a filter condition: its column is the field's label (what the
+ * builder reads as the list's column), or its name when it has no label; its values are what the
+ * end user gave. A field left empty filters nothing.
+ */
+export function rowConditions(fields: readonly CustomField[], inputs: CheckedInputs): RowCondition[] {
+  const out: RowCondition[] = [];
+  for (const f of fields) {
+    if (f.filterCondition !== "include" && f.filterCondition !== "exclude") continue;
+    const v = inputs[f.name] ?? null;
+    const values = v === null ? [] : Array.isArray(v) ? v : [String(v)];
+    if (values.length === 0) continue;
+    out.push({ column: (f.label || f.name).trim(), values, mode: f.filterCondition });
+  }
+  return out;
+}

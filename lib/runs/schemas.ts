@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { FIELD_NAME_MAX, FIELD_OPTIONS_MAX, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
+
+// Shapes of the run routes, shared by the routes, the public tool page and the tests. The full
+// contract (stream parts, errors, limits) is in docs: /work/notes/runs-contract.md.
+
+/** One input value: text (most types), a list of option labels (multiselect), a number (height, weight). */
+export const RunInputValue = z.union([
+  z.string().max(RUN_INPUT_VALUE_MAX),
+  z.array(z.string().max(RUN_INPUT_VALUE_MAX)).max(FIELD_OPTIONS_MAX),
+  z.number().finite(),
+  z.null(),
+]);
+export type RunInputValue = z.infer<typeof RunInputValue>;
+
+/** POST /api/apps/{appId}/run */
+export const RunBody = z.object({
+  /** A tool of a generated app; omitted (or null) for a single-tool app. */
+  toolId: z.uuid().nullish(),
+  /** Field name -> value; "input" is the main input. Unknown names are ignored. */
+  inputs: z.record(z.string().max(FIELD_NAME_MAX), RunInputValue).default({}),
+});
+export type RunBody = z.infer<typeof RunBody>;
+
+/** The 429 of a reached limit carries this beside `error`. */
+export const RunLimitInfo = z.object({
+  period: z.enum(["day", "week"]),
+  limit: z.number().int(),
+  used: z.number().int(),
+  creditsPerRun: z.number().int(),
+  resetsAt: z.string(),
+});
+export type RunLimitInfo = z.infer<typeof RunLimitInfo>;
+
+/** The `finish` part's metadata. */
+export const RunFinishMetadata = z.object({
+  runId: z.string(),
+  status: z.literal("success"),
+  usage: z.object({ promptTokens: z.number().nullable(), completionTokens: z.number().nullable() }),
+});
+
+/**
+ * The parts of the answer stream (the AI SDK's UI message stream protocol, v1): one JSON object
+ * per SSE `data:` line, then `data: [DONE]`.
+ */
+export const RunStreamPart = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("start"),
+    messageId: z.string(),
+    messageMetadata: z.object({ runId: z.string() }),
+  }),
+  z.object({ type: z.literal("text-start"), id: z.string() }),
+  z.object({ type: z.literal("text-delta"), id: z.string(), delta: z.string() }),
+  z.object({ type: z.literal("text-end"), id: z.string() }),
+  z.object({
+    type: z.literal("finish"),
+    finishReason: z.string(),
+    messageMetadata: RunFinishMetadata,
+  }),
+  z.object({ type: z.literal("error"), errorText: z.string() }),
+]);
+export type RunStreamPart = z.infer<typeof RunStreamPart>;
+
+/** The header that names the run of an answer stream. */
+export const RUN_ID_HEADER = "x-run-id";
+
+/** GET and DELETE /api/live_api/user/memories/current?appId= */
+export const MemoriesQuery = z.object({ appId: z.uuid() });
+export const MemoriesResponse = z.object({ memories: z.record(z.string(), RunInputValue) });
+export type MemoriesResponse = z.infer<typeof MemoriesResponse>;
