@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import { readBody } from "./read-body";
 
 // A small stand-in for Google's OAuth 2.0 (web server flow) and the Drive API v3 in tests. It
 // speaks what lib/integrations/google-drive.ts calls, as Google does:
@@ -375,15 +376,4 @@ function parseQuery(q: string): Filter | null {
     return "";
   });
   return /^[\s()]*((and|or)[\s()]*)*$/.test(rest) ? filter : null;
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.on("data", (c) => {
-      data += c;
-    });
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }

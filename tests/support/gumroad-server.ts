@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./read-body";
 
 // A small stand-in for Gumroad in tests. It speaks the parts of Gumroad's API v2 that
 // lib/payments/gumroad.ts calls, as Gumroad's server (Rails + Doorkeeper) answers them:
@@ -430,15 +431,4 @@ export async function startGumroadServer(): Promise<GumroadServer> {
 /** The environment that points the app at this server. */
 export function gumroadServerEnv(s: GumroadServer): Record<string, string> {
   return { GUMROAD_API_URL: s.url };
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.on("data", (c) => {
-      data += c;
-    });
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./read-body";
 
 // A small stand-in for Notion's public API in tests (https://developers.notion.com, version
 // 2022-06-28). It speaks what lib/integrations/notion.ts calls, as Notion does: OAuth for a
@@ -301,15 +302,4 @@ export async function startNotionServer(opts: { pageSize?: number } = {}): Promi
 /** The environment that points the app at this server. */
 export function notionServerEnv(s: NotionServer): Record<string, string> {
   return { NOTION_CLIENT_ID: s.clientId, NOTION_CLIENT_SECRET: s.clientSecret, NOTION_API_URL: s.url };
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.on("data", (c) => {
-      data += c;
-    });
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }

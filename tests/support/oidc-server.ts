@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { readBody } from "./read-body";
 
 // A small OpenID Connect provider standing in for Google in tests. It speaks the real
 // protocol Auth.js uses (discovery, authorization code with PKCE, token endpoint with
@@ -136,15 +137,4 @@ export async function startOidcServer(opts: { port?: number } = {}): Promise<Oid
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.on("data", (c) => {
-      data += c;
-    });
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }

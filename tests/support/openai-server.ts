@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./read-body";
 
 // A small stand-in for a model provider, speaking the OpenAI-compatible HTTP API that the AI
 // SDK's openai-compatible provider (and any other OpenAI client) uses: GET /v1/models and
@@ -227,15 +228,6 @@ export async function startOpenAiServer(
 /** The variables that point the app at this server. */
 export function openAiServerEnv(server: Pick<OpenAiServer, "url" | "apiKey">) {
   return { AI_BASE_URL: server.url, AI_API_KEY: server.apiKey };
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on("data", (c: Buffer) => parts.push(c));
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown) {

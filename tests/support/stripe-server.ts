@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
+import { readBody } from "./read-body";
 
 // A small stand-in for Stripe in tests. It speaks the parts of Stripe's REST API our code
 // calls through the real `stripe` SDK (form-encoded requests, Bearer secret key, Stripe's
@@ -882,18 +883,6 @@ function arraysOf(value: unknown): unknown {
   const entries = Object.entries(value as Json).map(([k, v]) => [k, arraysOf(v)] as const);
   const numeric = entries.length > 0 && entries.every(([k], i) => k === String(i));
   return numeric ? entries.map(([, v]) => v) : Object.fromEntries(entries);
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => {
-      data += c;
-    });
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }
 
 // ---- wiring for our tests ----
