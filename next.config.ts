@@ -11,6 +11,10 @@ const nextConfig: NextConfig = {
     "pg-boss",
     "nodemailer",
     "rate-limiter-flexible",
+    // The preview of space apps (lib/space/preview) runs esbuild's binary and reads Tailwind's
+    // stylesheets from node_modules at run time.
+    "esbuild",
+    "tailwindcss",
   ],
   poweredByHeader: false,
   // Server actions take a few short fields; Next refuses bigger bodies before parsing them.

@@ -106,8 +106,10 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
        WHERE schemaname = current_schema() AND tablename = 'context_chunks'
          AND indexname <> 'context_chunks_pkey'`,
     );
-    if (!indexes.some((i) => /USING gin \(tsv\)/.test(i.indexdef))) {
-      throw new Error("context_chunks has no GIN index on tsv: the migrations changed, update the bench");
+    if (!indexes.some((i) => /USING gin \(app_id, tsv\)/.test(i.indexdef))) {
+      throw new Error(
+        "context_chunks has no GIN index on (app_id, tsv): the migrations changed, update the bench",
+      );
     }
     const { rows: tsvColumn } = await a.query<{ is_generated: string }>(
       `SELECT is_generated FROM information_schema.columns
@@ -160,6 +162,74 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+/** A big CSV list of an app for smart items filtering: `items` lists of `rowsPerItem` rows. */
+export type RowsApp = { appId: string; items: number; rowsPerItem: number };
+
+// The columns of the bench's products CSV (bench/context-fixtures.ts writeProductsCsv).
+export const ROW_CATEGORIES = (
+  "Audio Computers Phones Kitchen Garden Outdoor Fitness Beauty Toys Books Office Furniture " +
+  "Clothing Shoes Bags Lighting Tools Pets"
+).split(" ");
+
+/**
+ * Fills context_rows of the apps by SQL, as an ingestion of their product lists would leave them:
+ * each app's lists are items added one after the other (list order), rows {sku, name, category,
+ * price, stock, description} with a unique sku, one of 18 categories, a stock of 0-499. The rows'
+ * GIN index is dropped first and built again after, from its own definition (as fillCorpus does).
+ */
+export async function fillRows(apps: RowsApp[], log: (line: string) => void): Promise<void> {
+  const client = await pool().connect();
+  try {
+    const started = performance.now();
+    const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes
+       WHERE schemaname = current_schema() AND tablename = 'context_rows'
+         AND indexname <> 'context_rows_pkey'`,
+    );
+    if (!indexes.some((i) => /USING gin \(app_id, data_ci jsonb_path_ops\)/.test(i.indexdef))) {
+      throw new Error(
+        "context_rows has no GIN index on the lowered rows: the migrations changed, update the bench",
+      );
+    }
+    for (const i of indexes) await client.query(`DROP INDEX ${i.indexname}`);
+    await client.query("SELECT setseed(0.3)");
+    for (const app of apps) {
+      for (let n = 0; n < app.items; n++) {
+        // One statement per list, so each is created after the one before (its created_at).
+        const { rows } = await client.query<{ id: string }>(
+          `INSERT INTO context_items (app_id, name, type, source, status, size, last_synced_at)
+           VALUES ($1, $2, 'csv', 'local files', 'synced', 0, now()) RETURNING id`,
+          [app.appId, `products ${n + 1}.csv`],
+        );
+        await client.query(
+          `INSERT INTO context_rows (item_id, app_id, position, data)
+           SELECT $1, $2, g, jsonb_build_object(
+             'sku', 'SKU-' || lpad(($3::int * $4::int + g)::text, 7, '0'),
+             'name', (ARRAY['Wireless','Compact','Portable','Premium','Durable'])[1 + floor(random() * 5)::int] || ' ' ||
+                     (ARRAY['Chair','Desk','Lamp','Sofa','Table','Bed','Pillow','Cup'])[1 + floor(random() * 8)::int] || ' ' ||
+                     substr(md5(random()::text), 1, 6),
+             'category', ($5::text[])[1 + floor(random() * 18)::int],
+             'price', round((5 + random() * 495)::numeric, 2)::text,
+             'stock', floor(random() * 500)::int::text,
+             'description', 'The ' || substr(md5(random()::text), 1, 10) || ' for your order and its delivery.')
+           FROM generate_series(0, $4::int - 1) g`,
+          [rows[0]!.id, app.appId, n, app.rowsPerItem, ROW_CATEGORIES],
+        );
+      }
+    }
+    const inserted = performance.now();
+    for (const i of indexes) await client.query(i.indexdef);
+    await client.query("VACUUM ANALYZE context_rows, context_items");
+    const total = apps.reduce((s, a) => s + a.items * a.rowsPerItem, 0);
+    log(
+      `${total.toLocaleString("en")} rows written in ${sec(inserted - started)}, indexes ` +
+        `(${indexes.map((i) => i.indexname).join(", ")}) and VACUUM ANALYZE ${sec(performance.now() - inserted)}`,
+    );
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * What a tool's users ask: one to three business words, often a tail word (a product's name),
  * often with function words between them ("refund for damaged headphones"). Seeded.
@@ -189,11 +259,6 @@ export async function timeRetrieval(appId: string, query: string): Promise<Timin
   const started = performance.now();
   const chunks = await retrieveChunks(appId, query, 10);
   return { query, ms: performance.now() - started, found: chunks.length };
-}
-
-export function percentile(ms: number[], p: number): number {
-  const s = [...ms].sort((x, y) => x - y);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 
 /**

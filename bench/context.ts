@@ -14,6 +14,7 @@ import { insertUser } from "@/db/queries/users";
 import type { App } from "@/db/schema";
 import { ingestFile } from "@/lib/context/files";
 import { ingestText } from "@/lib/context/items";
+import { findMatchingRows, type RowCondition } from "@/lib/context/retrieve";
 import { stopBoss } from "@/lib/jobs/boss";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { makeReportPdf, writeProductsCsv } from "./context-fixtures";
@@ -21,11 +22,13 @@ import {
   type CorpusApp,
   explainSearch,
   fillCorpus,
+  fillRows,
   makeQueries,
-  percentile,
+  type RowsApp,
   type Timing,
   timeRetrieval,
 } from "./context-retrieval";
+import { median, percentile } from "./stats";
 
 // The data-source benchmarks of `npm run bench` (issue 9), each against a baseline measured in
 // this run, figures only, never pass/fail:
@@ -36,17 +39,27 @@ import {
 //  2. peak memory of a worker process ingesting the CSV, against the same process idle; goal:
 //     flat (streaming), far from 10× the file's size;
 //  3. retrieval of the top 10 over an app of 1,000,000 chunks, p50 and p99; goal p99 ≤ 20 ms;
-//     baseline: the same queries over an app of 10,000 chunks in the same table.
+//     baseline: the same queries over an app of 10,000 chunks in the same table;
+//  4. smart items filtering (findMatchingRows, 50 rows) over an app of 1,000,000 CSV rows (10
+//     lists of 100k), p50 and p99 per kind of condition; baseline: an app of 10,000 rows.
 // Started by bench/run.ts as a child process with --conditions=react-server (the app's
 // server-only modules load only there), on the run's own database (DATABASE_URL); the files it
 // makes and stores live in a temporary directory removed at the end.
 //
-// BENCH_INGEST_ROUNDS (default 3), BENCH_CHUNKS (default 1000000), BENCH_QUERIES (default 200).
+// BENCH_INGEST_ROUNDS (default 3), BENCH_CHUNKS (default 1000000), BENCH_QUERIES (default 200),
+// BENCH_FILTER_RUNS (default 50), BENCH_CONTEXT=ingestion,memory,retrieval,filter (comma-separated;
+// default all) runs only those parts.
 
 const ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 3);
 const BIG_CHUNKS = Number(process.env.BENCH_CHUNKS ?? 1_000_000);
 const SMALL_CHUNKS = 10_000;
 const QUERY_COUNT = Number(process.env.BENCH_QUERIES ?? 200);
+const FILTER_RUNS = Number(process.env.BENCH_FILTER_RUNS ?? 50);
+const PARTS = ["ingestion", "memory", "retrieval", "filter"] as const;
+const ONLY_PARTS = process.env.BENCH_CONTEXT?.split(",")
+  .map((p) => p.trim())
+  .filter(Boolean);
+const wants = (part: (typeof PARTS)[number]) => !ONLY_PARTS?.length || ONLY_PARTS.includes(part);
 const CSV_ROWS = 100_000;
 const PDF_PAGES = 300;
 const INGEST_GOAL = 3;
@@ -128,12 +141,6 @@ async function parsePdfAlone(file: string): Promise<number> {
   const { text } = await extractText(new Uint8Array(fs.readFileSync(file)), { mergePages: true });
   return text.length;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -321,7 +328,66 @@ async function retrievalBench() {
   return lines;
 }
 
+/**
+ * Smart items filtering as a run calls it (lib/context/retrieve.ts findMatchingRows, 50 rows), per
+ * kind of condition: a value of one row (sku), one of 18 (category), one of 500 (stock), two
+ * include conditions, exclude, include + exclude, none.
+ */
+async function filterBench() {
+  const big: RowsApp = { appId: (await newApp("1M rows")).id, items: 10, rowsPerItem: 100_000 };
+  const small: RowsApp = { appId: (await newApp("10k rows")).id, items: 1, rowsPerItem: 10_000 };
+  await fillRows([big, small], (line) => log(`  ${line}`));
+  const cases: [string, RowCondition[]][] = [
+    ["rare value (1 row)", [{ column: "sku", values: ["SKU-0000042"], mode: "include" }]],
+    ["1 in 500 (stock)", [{ column: "stock", values: ["42"], mode: "include" }]],
+    ["common value (1 in 18)", [{ column: "Category", values: ["kitchen"], mode: "include" }]],
+    [
+      "two includes",
+      [
+        { column: "category", values: ["Kitchen"], mode: "include" },
+        { column: "stock", values: ["42"], mode: "include" },
+      ],
+    ],
+    ["exclude", [{ column: "category", values: ["Kitchen", "Toys"], mode: "exclude" }]],
+    [
+      "include + exclude",
+      [
+        { column: "category", values: ["Kitchen"], mode: "include" },
+        { column: "stock", values: ["1", "2"], mode: "exclude" },
+      ],
+    ],
+    ["no condition", []],
+  ];
+  const time = async (appId: string, conditions: RowCondition[]) => {
+    const ms: number[] = [];
+    let found = 0;
+    await findMatchingRows(appId, conditions);
+    for (let i = 0; i < FILTER_RUNS; i++) {
+      const started = performance.now();
+      found = (await findMatchingRows(appId, conditions)).length;
+      ms.push(performance.now() - started);
+    }
+    return { p50: percentile(ms, 50), p99: percentile(ms, 99), found };
+  };
+  const lines = [`smart items filtering (findMatchingRows, 50 rows), ${FILTER_RUNS} runs per case:`];
+  let worst = 0;
+  for (const [label, conditions] of cases) {
+    const s = await time(small.appId, conditions);
+    const b = await time(big.appId, conditions);
+    worst = Math.max(worst, b.p99);
+    lines.push(
+      `  ${label.padEnd(24)} 1M rows: p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms (${b.found} rows); ` +
+        `10k rows (baseline): p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`,
+    );
+  }
+  lines.push(`  slowest case at 1M rows: p99 ${worst.toFixed(1)} ms`);
+  return lines;
+}
+
 async function main() {
+  const unknown = ONLY_PARTS?.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown?.length)
+    throw new Error(`BENCH_CONTEXT: unknown part ${unknown.join(", ")} (${PARTS.join(", ")})`);
   const load = os
     .loadavg()
     .map((l) => l.toFixed(1))
@@ -329,24 +395,37 @@ async function main() {
   log(`bench (data sources): files in ${TMP}; load average ${load} on ${os.cpus().length} cores`);
   const csv = path.join(TMP, "products.csv");
   const pdf = path.join(TMP, "report.pdf");
-  const csvSize = await writeProductsCsv(csv, CSV_ROWS);
-  fs.writeFileSync(pdf, await makeReportPdf(PDF_PAGES));
-  log(
-    `  made ${path.basename(csv)} (${mb(csvSize)}, ${CSV_ROWS.toLocaleString("en")} rows) and ` +
-      `${path.basename(pdf)} (${mb(fs.statSync(pdf).size)}, ${PDF_PAGES} pages)`,
-  );
+  if (wants("ingestion") || wants("memory")) {
+    const csvSize = await writeProductsCsv(csv, CSV_ROWS);
+    fs.writeFileSync(pdf, await makeReportPdf(PDF_PAGES));
+    log(
+      `  made ${path.basename(csv)} (${mb(csvSize)}, ${CSV_ROWS.toLocaleString("en")} rows) and ` +
+        `${path.basename(pdf)} (${mb(fs.statSync(pdf).size)}, ${PDF_PAGES} pages)`,
+    );
+  }
 
-  log("bench (data sources): ingestion, upload to Synced vs parsing alone");
-  const ingestion = await ingestionBench(csv, pdf);
-  log("bench (data sources): memory of a worker ingesting the CSV");
-  const memory = await memoryBench(csv);
-  log(
-    `bench (data sources): retrieval, filling ${BIG_CHUNKS.toLocaleString("en")} + ${SMALL_CHUNKS.toLocaleString("en")} chunks`,
-  );
-  const retrieval = await retrievalBench();
+  const lines: string[] = [];
+  if (wants("ingestion")) {
+    log("bench (data sources): ingestion, upload to Synced vs parsing alone");
+    lines.push(...(await ingestionBench(csv, pdf)));
+  }
+  if (wants("memory")) {
+    log("bench (data sources): memory of a worker ingesting the CSV");
+    lines.push(...(await memoryBench(csv)));
+  }
+  if (wants("retrieval")) {
+    log(
+      `bench (data sources): retrieval, filling ${BIG_CHUNKS.toLocaleString("en")} + ${SMALL_CHUNKS.toLocaleString("en")} chunks`,
+    );
+    lines.push(...(await retrievalBench()));
+  }
+  if (wants("filter")) {
+    log("bench (data sources): smart items filtering, filling 1,000,000 + 10,000 rows");
+    lines.push(...(await filterBench()));
+  }
 
   log("");
-  for (const line of [...ingestion, ...memory, ...retrieval]) log(line);
+  for (const line of lines) log(line);
 }
 
 async function cleanup() {

@@ -4,7 +4,9 @@ import path from "node:path";
 
 // The production build and server the benchmark measures.
 
-const NEXT_BIN = path.resolve("node_modules/next/dist/bin/next");
+// The app's own Next (BENCH_APP_DIR may be another checkout): a build run by this tree's Next
+// would prerender with this tree's React beside the app's, two Reacts ('reading useContext of null').
+const nextBin = (appDir: string) => path.join(appDir, "node_modules/next/dist/bin/next");
 // Whatever a build depends on; a change to any of these makes .next stale.
 const SOURCES = [
   "app",
@@ -46,7 +48,7 @@ export function buildReason(appDir: string): string | null {
 
 export async function nextBuild(appDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [NEXT_BIN, "build"], {
+    const child = spawn(process.execPath, [nextBin(appDir), "build"], {
       cwd: appDir,
       stdio: "inherit",
       // Type checking is `npm test`'s job; the benchmark needs only the compiled app. Same

@@ -14,6 +14,8 @@ import { recordAnswer, type SaveSlot, saveBody, saveClients, seedSaveApps, slotF
 import { commandLine, processTree, ticksPerSecond, treeCpuMicros } from "./cpu";
 import { firstLoadReport } from "./first-load";
 import { buildReason, type NextServer, nextBuild, startNext } from "./next-server";
+import { runFirstByteBench } from "./run-first-byte";
+import { median } from "./stats";
 
 // npm run bench - against one production server, in this run (DESIGN §10), server CPU per request:
 //  - GET /api/live_api/account/current (bearer token, through route()) as a ratio to a bare route
@@ -31,8 +33,20 @@ import { buildReason, type NextServer, nextBuild, startNext } from "./next-serve
 // tree is mid-change; the database is still migrated and seeded by this tree's db/, so their
 // schemas must agree).
 //
+// Then the first byte of a tool run (bench/run-first-byte.ts): the time to the first words of
+// POST /api/apps/{appId}/run against the same stream asked of the model server directly.
+//
 // Then the data-source benchmarks (bench/context.ts): ingestion of a CSV and a PDF against parsing
-// alone, a worker's peak memory, retrieval over 1,000,000 chunks. BENCH_ONLY=server|context.
+// alone, a worker's peak memory, retrieval over 1,000,000 chunks.
+//
+// Then the analytics benchmark (bench/analytics.ts): the analytics of an app of 1,000,000 runs
+// against the same figures read from tool_runs alone, and what its counters cost a run's writes.
+//
+// Then the space app benchmarks (bench/space-versions.ts): the storage a version of a 200-file app
+// costs after a one-file change, against that file's size; building a 50-file version's preview
+// bundle (bench/space-preview.ts), cold and cached, against esbuild bundling the same files from disk.
+//
+// BENCH_ONLY=server|run|context|analytics|space (several comma-separated) runs only those parts.
 
 const PORT = 3300;
 const PG_PORT = 54359;
@@ -47,8 +61,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_REQUESTS = 1500;
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
-// BENCH_ONLY=server or BENCH_ONLY=context runs one of the two parts (default: both).
-const ONLY = process.env.BENCH_ONLY;
+const PARTS = ["server", "run", "context", "analytics", "space"] as const;
+// BENCH_ONLY names the parts to run, comma-separated (default: all).
+const ONLY = process.env.BENCH_ONLY?.split(",")
+  .map((p) => p.trim())
+  .filter(Boolean);
+const wants = (part: (typeof PARTS)[number]) => !ONLY?.length || ONLY.includes(part);
 
 type Target = {
   name: string;
@@ -136,12 +154,6 @@ function summarize(samples: Sample[]) {
   };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(8);
 
 /** One real save (to the target's first app) before the load, so a broken save stops the run early. */
@@ -181,23 +193,46 @@ async function main() {
   process.env.DATABASE_URL = databaseUrl;
   process.env.AUTH_SECRET = crypto.randomBytes(32).toString("base64url");
   process.env.APP_URL = `http://localhost:${PORT}`;
+  const unknown = ONLY?.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown?.length)
+    throw new Error(`BENCH_ONLY: unknown part ${unknown.join(", ")} (${PARTS.join(", ")})`);
   await migrateDatabase(databaseUrl);
-  if (ONLY !== "context") await serverBench(databaseUrl);
-  if (ONLY !== "server") await contextBench(databaseUrl);
+  if (wants("server")) await serverBench(databaseUrl);
+  if (wants("run"))
+    await runFirstByteBench((extra) => startBuilt({ ...serverEnv(), ...extra }, "/api/openapi.json"));
+  if (wants("context")) await benchInChild("bench/context.ts", databaseUrl);
+  if (wants("analytics")) await benchInChild("bench/analytics.ts", databaseUrl);
+  if (wants("space")) {
+    await benchInChild("bench/space-versions.ts", databaseUrl);
+    await benchInChild("bench/space-preview.ts", databaseUrl);
+  }
+}
+
+const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
+
+let built = false;
+
+/** The production server of APP_DIR, built first when .next is stale (once a run). */
+async function startBuilt(env: NodeJS.ProcessEnv, readyPath: string): Promise<NextServer> {
+  if (!built) {
+    const reason = buildReason(APP_DIR);
+    if (reason) {
+      console.log(`bench: building (next build in ${APP_DIR}): ${reason}`);
+      await nextBuild(APP_DIR, env);
+    } else {
+      console.log("bench: .next is up to date, not building");
+    }
+    built = true;
+  }
+  const server = await startNext(APP_DIR, PORT, env, readyPath);
+  cleanups.push(server.stop);
+  return server;
 }
 
 async function serverBench(databaseUrl: string) {
   const { token, sessionId, saveSlots, bareSlots } = await seedBuilder();
 
-  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_ROUTES: "1", NEXT_TELEMETRY_DISABLED: "1" };
-  const reason = buildReason(APP_DIR);
-  if (reason) {
-    console.log(`bench: building (next build in ${APP_DIR}): ${reason}`);
-    await nextBuild(APP_DIR, env);
-  } else {
-    console.log("bench: .next is up to date, not building");
-  }
-
+  const env: NodeJS.ProcessEnv = { ...serverEnv(), BENCH_ROUTES: "1" };
   const bearer = { authorization: `Bearer ${token}` };
   const comparisons: Comparison[] = [
     {
@@ -229,8 +264,7 @@ async function serverBench(databaseUrl: string) {
   ];
   const targets = comparisons.flatMap((c) => [c.baseline, c.measured]);
 
-  const server = await startNext(APP_DIR, PORT, env, comparisons[0]!.baseline.path);
-  cleanups.push(server.stop);
+  const server = await startBuilt(env, comparisons[0]!.baseline.path);
   const account = comparisons[0]!.measured;
   const check = await fetch(server.url + account.path, { headers: account.headers });
   const checkBody = await check.text();
@@ -300,26 +334,20 @@ async function serverBench(databaseUrl: string) {
 }
 
 /**
- * The data-source benchmarks (bench/context.ts) in a process of their own: they call the app's
- * server-only modules, which load only under --conditions=react-server (as `npm run worker` runs).
+ * A benchmark file in a process of its own: they call the app's server-only modules, which load
+ * only under --conditions=react-server (as `npm run worker` runs).
  */
-async function contextBench(databaseUrl: string) {
+async function benchInChild(file: string, databaseUrl: string) {
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "bench/context.ts"],
-      {
-        stdio: "inherit",
-        env: { ...process.env, DATABASE_URL: databaseUrl },
-      },
-    );
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", file], {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
     cleanups.push(async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
     });
     child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`bench/context.ts exited with ${code}`)),
-    );
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${file} exited with ${code}`))));
   });
 }
 

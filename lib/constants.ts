@@ -208,6 +208,18 @@ export const RUN_MATCHED_ROWS_MAX = 50;
 /** Words of the inputs a retrieval query is made of at most. */
 export const RUN_QUERY_WORDS_MAX = 40;
 
+// ---- analytics (lib/analytics) ----
+/** The ranges the analytics page offers: the last N UTC days, today included. */
+export const ANALYTICS_PRESET_DAYS = [7, 30, 90] as const;
+/** The range shown first, and the length of a range given only its end. */
+export const ANALYTICS_DEFAULT_DAYS = 30;
+/** A range may span at most this many days (one chart bar a day). */
+export const ANALYTICS_MAX_DAYS = 366;
+/** Recent runs per page. */
+export const ANALYTICS_RUNS_PAGE = 20;
+/** Tools listed under "Top tools". */
+export const ANALYTICS_TOP_TOOLS = 10;
+
 // ---- data sources (spec 1 §9) ----
 /** "Connector chunk size 1000, overlap 200": characters per chunk of ingested text. */
 export const CONTEXT_CHUNK_SIZE = 1000;
@@ -217,3 +229,70 @@ export const CONTEXT_CHUNK_OVERLAP = 200;
 export const CONTEXT_RETRIEVE_LIMIT = 10;
 /** The connector token (fetchCarbonTokens), used as the OAuth state: the connect flow's lifetime. */
 export const CONNECT_STATE_TTL_S = 10 * 60;
+
+// ---- space apps: chat and versions (spec 2 §4, §5, §7, §9; issue 11) ----
+/** "History page size 50" (spec 2 §9): chat history messages per page, and the most a page may ask. */
+export const CHAT_HISTORY_PAGE_SIZE = 50;
+/** "the app version list shows the latest 10 plus the current one with an intermediate count" (spec 2 §7). */
+export const VERSIONS_LIST_DEFAULT = 10;
+/** "the file version dialog loads up to 50 versions" (spec 2 §7): the most a version list may ask. */
+export const VERSIONS_LIST_MAX = 50;
+/** "Rating scale 1-5" (spec 2 §9). */
+export const RATING_MIN = 1;
+export const RATING_MAX = 5;
+/** "Score 4 or more shows positive reasons; below 4 shows problem reasons" (spec 2 §5). */
+export const RATING_POSITIVE_FROM = 4;
+/** A rating's optional comment, in characters. */
+export const RATING_COMMENT_MAX = 2000;
+/**
+ * A version lists every path of its tree when its chain has gone this many versions without one,
+ * so reading any version walks at most this many versions' changes (lib/space/versions.ts).
+ */
+export const SPACE_SNAPSHOT_INTERVAL = 100;
+/** Files of a space app, their paths and their sizes at most. */
+export const SPACE_FILES_MAX = 1000;
+export const SPACE_PATH_MAX = 300;
+export const SPACE_FILE_MAX_BYTES = 512 * 1024;
+/** An answer still 'streaming' this long after its last write lost its server: it is marked incomplete. */
+export const CHAT_STREAM_STALE_MS = 10 * 60 * 1000;
+// The chat view (components/space/chat), spec 2 §4 and §9:
+/** "Copied indicator 2 s." */
+export const COPIED_INDICATOR_MS = 2000;
+/** "Scroll-to-message delay 100 ms." (?messageId= on the chat view) */
+export const SCROLL_TO_MESSAGE_DELAY_MS = 100;
+/** "Load-more button threshold 50 px from top." */
+export const LOAD_MORE_THRESHOLD_PX = 50;
+/** "Issues panel list max height 100 px." */
+export const ISSUES_LIST_MAX_HEIGHT_PX = 100;
+/** "clears after a fix once loading ends (minimize delay 1 s)"; "Auto-minimize after fix 1 s." */
+export const ISSUES_MINIMIZE_DELAY_MS = 1000;
+/** "Chat message panel max width 350 px." */
+export const CHAT_MESSAGE_MAX_WIDTH_PX = 350;
+
+// ---- the preview of a space app version (issue 11 §3; our own limits) ----
+/** How long a signed preview link opens the preview document. */
+export const PREVIEW_TOKEN_TTL_S = 5 * 60;
+/** A build of a version's files is cancelled past this. */
+export const PREVIEW_BUILD_TIMEOUT_MS = 15_000;
+/** The largest bundle (script and stylesheet) a preview may be. */
+export const PREVIEW_BUNDLE_MAX_BYTES = 8 * 1024 * 1024;
+/** Builds running at once in one server process; more wait their turn. */
+export const PREVIEW_BUILD_CONCURRENCY = 2;
+/** Build errors reported per build. */
+export const PREVIEW_ISSUES_MAX = 20;
+/** Built bundles kept in memory per server process, in bytes and in number. */
+export const PREVIEW_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const PREVIEW_CACHE_MAX_ENTRIES = 200;
+// ---- space apps: the chat stream (lib/space/chat-stream.ts; contract /work/notes/space-chat-contract.md) ----
+/** A chat message the builder sends, in characters. */
+export const CHAT_MESSAGE_MAX = 20_000;
+/** An answer still being written after this long is cut by the server (it fails; retry offered). */
+export const CHAT_TIMEOUT_MS = 5 * 60 * 1000;
+/** The model's output cap per answer; an answer that reaches it is 'truncated' ('Let's keep going'). */
+export const CHAT_MAX_OUTPUT_TOKENS = 16_384;
+/** How often a streaming answer saves what it has (keeps it from being taken for stale, survives a crash). */
+export const CHAT_PROGRESS_SAVE_MS = 3000;
+/** Characters of the app's files shown to the model; the rest are listed by path and size. */
+export const SPACE_PROMPT_FILES_BUDGET = 80_000;
+/** Earlier messages of the conversation the model is shown. */
+export const SPACE_PROMPT_HISTORY_MESSAGES = 20;

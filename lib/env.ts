@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RUN_STALE_MS, RUN_TIMEOUT_MS } from "./constants";
 
 // Every environment variable the app reads, validated once. A missing or malformed
 // variable fails with its name, never with an undefined deep in a request.
@@ -33,6 +34,15 @@ const Env = z.object({
   // The model of builder-side calls (magic field creation) and the model list's default;
   // unset: DEFAULT_MODEL (lib/constants.ts). For endpoints that do not serve that model.
   AI_DEFAULT_MODEL: z.string().min(1).optional(),
+  // A tool run's total time in ms before the server cuts it (lib/runs/run-tool.ts); default the
+  // spec's 120 s, shorter in tests. At most half of RUN_STALE_MS (7.5 min), past which the prune
+  // job would end a run that is still answering.
+  RUN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(RUN_STALE_MS / 2)
+    .default(RUN_TIMEOUT_MS),
   // Uploaded files: S3-compatible storage when S3_BUCKET is set, else the disk under
   // STORAGE_DIR (lib/storage).
   STORAGE_DIR: z.string().min(1).default(".data/uploads"),
@@ -44,6 +54,10 @@ const Env = z.object({
   // Bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible services want.
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
   SECRETS_KEY: z.string().optional(),
+  // Space app previews (lib/space/preview): an origin of their own (another host name served by
+  // this app, e.g. https://preview.example.com), so a preview never shares the builder's host; unset:
+  // the builder's host, the document sandboxed into an opaque origin either way.
+  PREVIEW_ORIGIN: z.url().optional(),
   // internal: the job worker runs inside each web server; external: only as `npm run worker`.
   WORKER: z.enum(["internal", "external"]).default("internal"),
   // How many reverse proxies stand in front, each appending to X-Forwarded-For; 0: none, the

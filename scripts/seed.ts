@@ -6,12 +6,14 @@ import { findUserByEmail, insertUser } from "../db/queries/users";
 import { accounts, apps } from "../db/schema";
 import { hashPassword } from "../lib/auth/password";
 import { ensureAuthSecret, ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+import { seedDemoRuns } from "./seed-analytics";
 import { seedDemoApps } from "./seed-apps";
 import { seedDemoDataSources } from "./seed-data-sources";
+import { seedSpaceConversation } from "./seed-space";
 
 // npm run db:seed - local demo data: an admin builder, a lite builder, the Demo App with three
 // data sources (scripts/seed-data-sources.ts), and one app of each kind with every panel filled
-// (scripts/seed-apps.ts).
+// (scripts/seed-apps.ts); demo runs for analytics (scripts/seed-analytics.ts).
 export const SEED_PASSWORD = "builder-demo-2026";
 
 async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string }) {
@@ -41,6 +43,8 @@ async function main() {
     existing ?? (await insertApp({ ownerAccountId: admin.accountId, status: "active", header: "Demo App" }));
   const demos = await seedDemoApps(admin.accountId);
   demos.push(await seedDemoDataSources(app));
+  demos.push(await seedDemoRuns(app));
+  demos.push(await seedSpaceConversation(admin.accountId));
   console.log(
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
   );

@@ -3,6 +3,7 @@
 import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import type { ChatAssistantState } from "@/components/space/chat/chat-api";
 import type { EditorApp } from "@/lib/apps/editor-app";
 import type { AppContent } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
@@ -34,6 +35,10 @@ const SettingsPanel = dynamic(() => import("./settings/settings-panel").then((m)
   ssr: false,
   loading: PanelLoading,
 });
+// A space app's editor is its chat beside the preview (components/space/chat), in its own chunk.
+const SpaceEditorFrame = dynamic(() =>
+  import("@/components/space/chat/space-editor-frame").then((m) => m.SpaceEditorFrame),
+);
 const DataSourcesPanel = dynamic(
   () => import("./data-sources/data-sources-panel").then((m) => m.DataSourcesPanel),
   { ssr: false, loading: PanelLoading },
@@ -43,6 +48,8 @@ export type AppEditorProps = {
   app: EditorApp;
   /** The signed-in builder is an admin (not the owner's flag: admins may edit others' apps). */
   isAdmin: boolean;
+  /** A space app's chat assistant (spec 2 §3), for the 'Activate Your Chat Assitant!' modal. */
+  chatAssistant?: ChatAssistantState | null;
 };
 
 const showPanel = (panel: PanelName) => showPanelInUrl(panel, "main");
@@ -53,7 +60,7 @@ const showPanel = (panel: PanelName) => showPanelInUrl(panel, "main");
  * the publish control and, beside the panel from 1024 px (a toggle on phones), the public page as
  * it will look with the unsaved edits.
  */
-export function AppEditor({ app, isAdmin }: AppEditorProps) {
+export function AppEditor({ app, isAdmin, chatAssistant = null }: AppEditorProps) {
   const { appId, appType, ownerPlan } = app;
   const content = useAppSaver(appId, { revision: app.revision, value: app.app });
   const style = useStyleSaver(appId, app.style);
@@ -230,6 +237,30 @@ export function AppEditor({ app, isAdmin }: AppEditorProps) {
       </div>
     </div>
   );
+  if (appType === "space") {
+    // The chat is the space app's main view; the other panels open in its place.
+    return (
+      <SpaceEditorFrame
+        appId={appId}
+        isAdmin={isAdmin}
+        toolbar={toolbar}
+        savers={savers}
+        previewOnPhone={previewOnPhone}
+        panelRef={panelRef}
+        panel={
+          panel === "main" ? null : (
+            <>
+              <BackToMenu onBack={() => showPanel("main")} />
+              {body}
+            </>
+          )
+        }
+        menu={menu}
+        onOpenPanel={showPanel}
+        chatAssistant={chatAssistant}
+      />
+    );
+  }
   return (
     <EditorFrame
       toolbar={toolbar}

@@ -1,6 +1,6 @@
 "use client";
 
-import { ExternalLinkIcon, Trash2Icon } from "lucide-react";
+import { ChartColumnIcon, ExternalLinkIcon, Trash2Icon } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import {
@@ -57,6 +57,17 @@ export function AppCard({ app, onDelete }: { app: HomeApp; onDelete: (app: HomeA
                     <ExternalLinkIcon aria-hidden="true" />
                     {messages.appOpenPublished}
                   </a>
+                </DropdownMenuItem>
+                <DropdownMenuSeparator />
+              </>
+            )}
+            {app.appType !== "space" && (
+              <>
+                <DropdownMenuItem asChild>
+                  <Link href={`/analytics/app/${app.appId}`}>
+                    <ChartColumnIcon aria-hidden="true" />
+                    {messages.appAnalytics}
+                  </Link>
                 </DropdownMenuItem>
                 <DropdownMenuSeparator />
               </>

@@ -1,16 +1,21 @@
 "use client";
 
-import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon } from "lucide-react";
+import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, LoaderCircleIcon } from "lucide-react";
 import * as React from "react";
 import { safeImageSrc } from "@/lib/apps/safe-link";
 import type { AppContent, CustomField, InputStep } from "@/lib/apps/schemas";
+import { RESERVED_FIELD_NAME, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
+import { checkFields, type FieldError, type FormValues } from "./form-values";
 
 // The input of a published tool: the main input with its examples, the custom fields by type,
-// and the steps of a multi-step input. Runs arrive with the next issue: the Run button is shown
-// disabled with a note that says so, and nothing is sent anywhere.
+// and the steps of a multi-step input. Controlled: the page around it (PublicTool) holds the
+// values, prefills them and sends them. The form checks what the server would refuse first (a
+// required field left empty, a height that is not a number) with the server's own messages, and
+// marks the field of an error either of them found: its step opens, it is focused, and its
+// message is read with it.
 
 type FormContent = Pick<
   AppContent,
@@ -25,7 +30,7 @@ type FormContent = Pick<
 >;
 
 const controlClass =
-  "w-full rounded-md border border-border bg-background px-3 py-2 text-base text-foreground shadow-xs placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-60 @md:text-sm";
+  "w-full rounded-md border border-border bg-background px-3 py-2 text-base text-foreground shadow-xs placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-60 aria-[invalid=true]:border-destructive @md:text-sm";
 
 const chipClass =
   "inline-flex min-h-9 cursor-pointer items-center gap-2 rounded-full border border-border bg-muted px-3 py-1.5 text-sm text-foreground transition-colors hover:bg-accent has-[:checked]:border-foreground has-[:checked]:bg-foreground has-[:checked]:text-background has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring";
@@ -39,19 +44,44 @@ function groupBySteps(steps: readonly InputStep[], fields: readonly CustomField[
   }));
 }
 
-export function PublicAppForm({
-  content,
-  buttonStyle,
-}: {
+export type PublicAppFormProps = {
   content: FormContent;
   /** The builder's button colours, already made readable. */
   buttonStyle: React.CSSProperties;
-}) {
+  values: FormValues;
+  onValueChange: (name: string, value: string | string[]) => void;
+  /** Valid input, Run pressed. Absent: the Run button is disabled and `disabledNote` says why. */
+  onRun?: () => void;
+  disabledNote?: string;
+  /** A run is under way: Run waits. */
+  running?: boolean;
+  /** The server's word on a field (FIELD_REQUIRED...), focused each time a new one arrives. */
+  serverError?: FieldError | null;
+  /** Asks for the first control to be focused (a run refused for an empty form); a new value each time. */
+  focusFirst?: number;
+  /** Under the Run button: sign-in hint, "Forget my answers". */
+  footer?: React.ReactNode;
+};
+
+export function PublicAppForm({
+  content,
+  buttonStyle,
+  values,
+  onValueChange,
+  onRun,
+  disabledNote,
+  running = false,
+  serverError = null,
+  focusFirst,
+  footer,
+}: PublicAppFormProps) {
   const id = React.useId();
-  const [input, setInput] = React.useState("");
   const [expanded, setExpanded] = React.useState(false);
   const [stepIndex, setStepIndex] = React.useState(0);
-  const inputRef = React.useRef<HTMLTextAreaElement>(null);
+  const [clientError, setClientError] = React.useState<FieldError | null>(null);
+  // The server's error stays shown until the field it names is edited.
+  const [dismissed, setDismissed] = React.useState<FieldError | null>(null);
+  const formRef = React.useRef<HTMLFormElement>(null);
   const stepRefs = React.useRef<(HTMLFieldSetElement | null)[]>([]);
 
   const multiStep = content.isMultiStepInput && content.inputSteps.length > 0 && content.fields.length > 0;
@@ -63,35 +93,83 @@ export function PublicAppForm({
   const examples = content.examples.filter((e) => e.trim() !== "");
   const inputId = `${id}-input`;
   const noteId = `${id}-note`;
+  const controlId = (name: string) =>
+    name === RESERVED_FIELD_NAME ? inputId : `${id}-f-${content.fields.findIndex((f) => f.name === name)}`;
+  const shownServerError = serverError && serverError !== dismissed ? serverError : null;
+  const error = clientError ?? shownServerError;
 
-  function fillExample(example: string) {
-    setInput(example);
-    setExpanded(true);
-    // The textarea exists once expanded; focus it on the next frame so typing can go on.
-    requestAnimationFrame(() => inputRef.current?.focus());
+  /** Opens the step that holds `name` and puts the focus on its control. */
+  function focusField(name: string) {
+    const step =
+      name === RESERVED_FIELD_NAME ? 0 : groups.findIndex((g) => g.fields.some((f) => f.name === name));
+    if (step < 0) return;
+    if (name === RESERVED_FIELD_NAME) setExpanded(true);
+    setStepIndex(step);
+    // The step (or the collapsed main input) is shown on the next render.
+    requestAnimationFrame(() => {
+      const el = document.getElementById(controlId(name));
+      const target = el instanceof HTMLFieldSetElement ? el.querySelector<HTMLElement>("input") : el;
+      target?.focus();
+    });
   }
 
-  /** Checks the current step's fields before moving on, with the browser's own messages. */
-  function stepIsValid(): boolean {
-    const set = stepRefs.current[current];
-    if (!set) return true;
-    for (const group of set.querySelectorAll<HTMLElement>("[data-required-group]")) {
-      const boxes = [...group.querySelectorAll<HTMLInputElement>("input[type=checkbox]")];
-      boxes[0]?.setCustomValidity(boxes.some((b) => b.checked) ? "" : messages.publicChooseOne);
-    }
-    for (const el of set.querySelectorAll<HTMLInputElement>("input, select, textarea")) {
-      if (!el.checkValidity()) {
-        el.reportValidity();
+  // Each new refusal from the server that names a field: show it there.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new error moves the focus
+  React.useEffect(() => {
+    if (serverError) focusField(serverError.name);
+  }, [serverError]);
+
+  React.useEffect(() => {
+    if (focusFirst === undefined || focusFirst === 0) return;
+    setStepIndex(0);
+    setExpanded(true);
+    requestAnimationFrame(() =>
+      stepRefs.current[0]?.querySelector<HTMLElement>("textarea, input, select")?.focus(),
+    );
+  }, [focusFirst]);
+
+  function change(name: string, value: string | string[]) {
+    onValueChange(name, value);
+    if (clientError?.name === name) setClientError(null);
+    if (serverError?.name === name) setDismissed(serverError);
+  }
+
+  function fillExample(example: string) {
+    change(RESERVED_FIELD_NAME, example);
+    setExpanded(true);
+    // The textarea exists once expanded; focus it on the next frame so typing can go on.
+    requestAnimationFrame(() => document.getElementById(inputId)?.focus());
+  }
+
+  /** The first problem among these steps' fields, marked and focused; true when there is none. */
+  function stepsAreValid(steps: number[]): boolean {
+    for (const i of steps) {
+      const found = checkFields(groups[i]?.fields ?? [], values);
+      if (found) {
+        setClientError(found);
+        focusField(found.name);
         return false;
       }
     }
+    setClientError(null);
     return true;
   }
 
   function goTo(index: number) {
     setStepIndex(index);
-    requestAnimationFrame(() => stepRefs.current[index]?.querySelector<HTMLElement>("legend, h2")?.focus());
+    requestAnimationFrame(() => stepRefs.current[index]?.querySelector<HTMLElement>("legend")?.focus());
   }
+
+  function submit(e: React.FormEvent) {
+    e.preventDefault();
+    if (!onRun || running) return;
+    // Every step, from the first: a field left empty in an earlier step is found and shown.
+    if (!stepsAreValid(groups.map((_, i) => i))) return;
+    onRun();
+  }
+
+  const errorFor = (name: string) => (error?.name === name ? error.message : null);
+  const main = typeof values[RESERVED_FIELD_NAME] === "string" ? (values[RESERVED_FIELD_NAME] as string) : "";
 
   const mainInput = content.isInputHidden ? null : (
     <div className="grid gap-2">
@@ -122,12 +200,19 @@ export function PublicAppForm({
           {content.inputLabel || content.inputPlaceholder || messages.publicShowInput}
         </label>
         <textarea
-          ref={inputRef}
           id={inputId}
-          name="input"
+          name={RESERVED_FIELD_NAME}
           rows={3}
-          value={input}
-          onChange={(e) => setInput(e.target.value)}
+          value={main}
+          maxLength={RUN_INPUT_VALUE_MAX}
+          onChange={(e) => change(RESERVED_FIELD_NAME, e.target.value)}
+          onKeyDown={(e) => {
+            // Ctrl/Cmd+Enter runs from the main input, as in chat boxes; Enter alone adds a line.
+            if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
+              e.preventDefault();
+              formRef.current?.requestSubmit();
+            }
+          }}
           placeholder={content.inputPlaceholder || undefined}
           className={cn(controlClass, "min-h-24 resize-y")}
         />
@@ -159,22 +244,18 @@ export function PublicAppForm({
   const runButton = (
     <button
       type="submit"
-      disabled
-      aria-describedby={noteId}
-      className="inline-flex h-10 items-center justify-center rounded-md px-6 text-sm font-semibold disabled:cursor-not-allowed disabled:opacity-60"
+      disabled={!onRun || running}
+      aria-describedby={disabledNote ? noteId : undefined}
+      className="inline-flex h-10 items-center justify-center gap-2 rounded-md px-6 text-sm font-semibold focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60"
       style={buttonStyle}
     >
-      {messages.publicRun}
+      {running && <LoaderCircleIcon className="size-4 animate-spin" aria-hidden />}
+      {running ? messages.publicRunning : messages.publicRun}
     </button>
-  );
-  const runNote = (
-    <p id={noteId} className="text-sm text-muted-foreground">
-      {messages.publicRunsNotAvailable}
-    </p>
   );
 
   return (
-    <form className="grid gap-5" noValidate={false} onSubmit={(e) => e.preventDefault()}>
+    <form ref={formRef} className="grid gap-5" noValidate onSubmit={submit}>
       {multiStep && (
         <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground" aria-live="polite">
           {fillTemplate(messages.publicStepOf, { n: current + 1, total: groups.length })}
@@ -195,8 +276,18 @@ export function PublicAppForm({
             </legend>
           )}
           {i === 0 && mainInput}
+          {i === 0 && errorFor(RESERVED_FIELD_NAME) && (
+            <FieldMessage id={`${inputId}-error`}>{errorFor(RESERVED_FIELD_NAME)}</FieldMessage>
+          )}
           {fields.map((field) => (
-            <FieldControl key={field.name} field={field} id={`${id}-f-${field.name}`} />
+            <FieldControl
+              key={field.name}
+              field={field}
+              id={controlId(field.name)}
+              value={values[field.name]}
+              onChange={(v) => change(field.name, v)}
+              error={errorFor(field.name)}
+            />
           ))}
         </fieldset>
       ))}
@@ -217,7 +308,7 @@ export function PublicAppForm({
           ) : (
             <button
               type="button"
-              onClick={() => stepIsValid() && goTo(current + 1)}
+              onClick={() => stepsAreValid([current]) && goTo(current + 1)}
               className="inline-flex h-10 items-center gap-1 rounded-md px-4 text-sm font-semibold focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
               style={buttonStyle}
             >
@@ -226,9 +317,23 @@ export function PublicAppForm({
             </button>
           )}
         </div>
-        {last && runNote}
+        {last && disabledNote && (
+          <p id={noteId} className="text-sm text-muted-foreground">
+            {disabledNote}
+          </p>
+        )}
+        {footer}
       </div>
     </form>
+  );
+}
+
+/** A field's message, read with its control (aria-describedby) and announced when it appears. */
+function FieldMessage({ id, children }: { id: string; children: React.ReactNode }) {
+  return (
+    <p id={id} role="alert" className="text-sm font-medium text-destructive">
+      {children}
+    </p>
   );
 }
 
@@ -252,25 +357,48 @@ function OptionIcon({ src }: { src: string | null }) {
   return safe ? <img src={safe} alt="" className="size-5 shrink-0 rounded object-cover" /> : null;
 }
 
-function FieldControl({ field, id }: { field: CustomField; id: string }) {
+type ControlProps = {
+  field: CustomField;
+  id: string;
+  value: string | string[] | undefined;
+  onChange: (value: string | string[]) => void;
+  error: string | null;
+};
+
+function FieldControl(props: ControlProps) {
+  const { field, id, error } = props;
   // Options with icons read better as choices to tap; plain ones as a native select.
   if (field.type === "multiselect" || (field.type === "select" && field.options.some((o) => o.iconUrl))) {
-    return <ChoiceGroup field={field} id={id} multiple={field.type === "multiselect"} />;
+    return <ChoiceGroup {...props} multiple={field.type === "multiselect"} />;
   }
   return (
     <div className="grid gap-2">
       <label htmlFor={id} className="text-sm font-medium text-foreground">
         <LabelText field={field} />
       </label>
-      <LabelledControl field={field} id={id} />
+      <LabelledControl {...props} />
+      {error && <FieldMessage id={`${id}-error`}>{error}</FieldMessage>}
     </div>
   );
 }
 
 /** The control of a field shown under its own label (every type but the chip groups). */
-function LabelledControl({ field, id }: { field: CustomField; id: string }) {
+function LabelledControl({ field, id, value, onChange, error }: ControlProps) {
   const placeholder = field.placeholder || undefined;
-  const common = { id, name: field.name, required: field.required, placeholder };
+  const text = typeof value === "string" ? value : "";
+  const describedBy = (...ids: (string | false)[]) => ids.filter(Boolean).join(" ") || undefined;
+  const common = {
+    id,
+    name: field.name,
+    required: field.required,
+    placeholder,
+    value: text,
+    maxLength: RUN_INPUT_VALUE_MAX,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": describedBy(!!error && `${id}-error`),
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      onChange(e.target.value),
+  };
   const box = cn(controlClass, "h-10");
 
   switch (field.type) {
@@ -281,17 +409,14 @@ function LabelledControl({ field, id }: { field: CustomField; id: string }) {
     case "place":
       return <input {...common} type="text" autoComplete="street-address" className={box} />;
     case "photo":
+      // A run takes the photo's address (contract §1): a link to a picture already online.
       return (
         <input
-          id={id}
-          name={field.name}
-          required={field.required}
-          type="file"
-          accept="image/*"
-          className={cn(
-            controlClass,
-            "h-auto py-1.5 file:mr-3 file:rounded file:border-0 file:bg-muted file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-foreground",
-          )}
+          {...common}
+          type="url"
+          inputMode="url"
+          placeholder={placeholder ?? messages.publicPhotoPlaceholder}
+          className={box}
         />
       );
     case "height":
@@ -301,11 +426,12 @@ function LabelledControl({ field, id }: { field: CustomField; id: string }) {
         <div className="flex items-stretch">
           <input
             {...common}
+            maxLength={undefined}
             type="number"
             inputMode="decimal"
             min={0}
             step="any"
-            aria-describedby={`${id}-unit`}
+            aria-describedby={describedBy(`${id}-unit`, !!error && `${id}-error`)}
             className={cn(controlClass, "h-10 rounded-r-none")}
           />
           <span
@@ -319,15 +445,15 @@ function LabelledControl({ field, id }: { field: CustomField; id: string }) {
     }
     case "select":
       return (
-        <OptionSelect field={field} id={id} firstDisabled={field.required}>
+        <OptionSelect {...common} field={field} firstDisabled={field.required}>
           {field.placeholder || messages.publicChoose}
         </OptionSelect>
       );
     case "tool_item_select": {
-      // Its choices are the items of the app's data, which arrive with data sources.
+      // Its choices are the items the builder listed as its options.
       const empty = field.options.length === 0;
       return (
-        <OptionSelect field={field} id={id} disabled={empty}>
+        <OptionSelect {...common} field={field} disabled={empty}>
           {empty ? messages.publicNoItems : field.placeholder || messages.publicChoose}
         </OptionSelect>
       );
@@ -340,26 +466,20 @@ function LabelledControl({ field, id }: { field: CustomField; id: string }) {
 /** A native select of the field's options, after an empty first choice that says `children`. */
 function OptionSelect({
   field,
-  id,
   disabled,
   firstDisabled,
   children,
-}: {
+  maxLength: _maxLength,
+  placeholder: _placeholder,
+  ...rest
+}: React.ComponentProps<"select"> & {
   field: CustomField;
-  id: string;
-  disabled?: boolean;
   firstDisabled?: boolean;
-  children: React.ReactNode;
+  maxLength?: number;
+  placeholder?: string;
 }) {
   return (
-    <select
-      id={id}
-      name={field.name}
-      required={field.required}
-      disabled={disabled}
-      defaultValue=""
-      className={cn(controlClass, "h-10")}
-    >
+    <select {...rest} disabled={disabled} className={cn(controlClass, "h-10")}>
       <option value="" disabled={firstDisabled}>
         {children}
       </option>
@@ -373,13 +493,12 @@ function OptionSelect({
 }
 
 /** Options as chips: radios for a select with icons, checkboxes for a multiselect. */
-function ChoiceGroup({ field, id, multiple }: { field: CustomField; id: string; multiple: boolean }) {
+function ChoiceGroup({ field, id, value, onChange, error, multiple }: ControlProps & { multiple: boolean }) {
+  const picked = Array.isArray(value) ? value : typeof value === "string" && value ? [value] : [];
+  const describedBy =
+    [field.placeholder && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
   return (
-    <fieldset
-      className="grid min-w-0 gap-2"
-      data-required-group={multiple && field.required ? "" : undefined}
-      aria-describedby={field.placeholder ? `${id}-hint` : undefined}
-    >
+    <fieldset id={id} className="grid min-w-0 gap-2" aria-describedby={describedBy}>
       <legend className="mb-2 text-sm font-medium text-foreground">
         <LabelText field={field} />
       </legend>
@@ -389,21 +508,25 @@ function ChoiceGroup({ field, id, multiple }: { field: CustomField; id: string; 
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        {field.options.map((o, i) => (
-          <label key={o.label} className={chipClass}>
+        {field.options.map((o) => (
+          <label key={o.label} className={cn(chipClass, error && "border-destructive")}>
             <input
               type={multiple ? "checkbox" : "radio"}
               name={field.name}
               value={o.label}
-              required={!multiple && field.required && i === 0 ? true : undefined}
+              checked={picked.includes(o.label)}
               className="sr-only"
-              onChange={(e) => e.currentTarget.setCustomValidity("")}
+              onChange={(e) => {
+                if (!multiple) return onChange(o.label);
+                onChange(e.target.checked ? [...picked, o.label] : picked.filter((l) => l !== o.label));
+              }}
             />
             <OptionIcon src={o.iconUrl} />
             <span>{o.label}</span>
           </label>
         ))}
       </div>
+      {error && <FieldMessage id={`${id}-error`}>{error}</FieldMessage>}
     </fieldset>
   );
 }

@@ -7,7 +7,7 @@ import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
 import { AppLink } from "./app-link";
 import { contrastRatio, isDarkColor, readableOn, withAlpha } from "./colors";
-import { PublicAppForm } from "./public-app-form";
+import { type PublicRunConfig, PublicTool } from "./public-tool";
 import { cssUrl } from "./safe-url";
 
 // The published app as its visitors see it, drawn from its saved (or, in the editor's preview
@@ -42,6 +42,8 @@ export type PublicAppViewProps = {
   mainPage?: "home" | "tools" | "chat";
   /** The app's name, for the top bar of a tool page. */
   appHeader?: string;
+  /** Live pages: what running the tool needs (absent in the editor's preview, where nothing runs). */
+  run?: PublicRunConfig;
 };
 
 /**
@@ -112,6 +114,16 @@ export function PublicAppView(props: PublicAppViewProps) {
     : undefined;
 
   const Main = mode === "live" ? "main" : "div";
+
+  const callToAction = (
+    <CallToAction
+      content={content}
+      mode={mode}
+      color={subColor}
+      panel={textPanel}
+      buttonStyle={{ ...buttonStyle, boxShadow: `inset 0 0 0 1px ${ctaEdge}` }}
+    />
+  );
 
   const hero = (
     <div className={cn("grid gap-3", image && "rounded-xl p-5 @md:p-6")} style={textPanel}>
@@ -228,15 +240,14 @@ export function PublicAppView(props: PublicAppViewProps) {
         )}
 
         {showForm && (
-          <>
-            <section
-              aria-label={content.inputLabel || title}
-              className="rounded-xl border border-border bg-background p-4 text-foreground shadow-sm @md:p-6"
-            >
-              <PublicAppForm content={content} buttonStyle={buttonStyle} />
-            </section>
-            <ResultsArea layout={content.resultsLayout} welcome={content.welcomeMessage} />
-          </>
+          <PublicTool
+            appId={appId}
+            content={content}
+            label={title}
+            buttonStyle={buttonStyle}
+            run={mode === "live" ? (props.run ?? null) : null}
+            cta={mode === "live" ? callToAction : null}
+          />
         )}
 
         {appType !== "tool" && !isToolPage && content.welcomeMessage && (
@@ -250,13 +261,8 @@ export function PublicAppView(props: PublicAppViewProps) {
             {messages.publicSpaceNotAvailable}
           </p>
         )}
-        <CallToAction
-          content={content}
-          mode={mode}
-          color={subColor}
-          panel={textPanel}
-          buttonStyle={{ ...buttonStyle, boxShadow: `inset 0 0 0 1px ${ctaEdge}` }}
-        />
+        {/* A live tool shows it once an answer has arrived; the editor's preview always, to edit it. */}
+        {!(showForm && mode === "live") && callToAction}
       </Main>
 
       {!watermarkHidden && (
@@ -330,42 +336,6 @@ function ToolsGrid({
           );
         })}
       </ul>
-    </section>
-  );
-}
-
-/** Where a run's results will show, shaped like the chosen layout; the welcome message waits there. */
-function ResultsArea({ layout, welcome }: { layout: AppContent["resultsLayout"]; welcome: string }) {
-  return (
-    <section
-      aria-label={messages.publicResults}
-      className="grid gap-4 rounded-xl border border-border bg-background p-4 text-foreground shadow-sm @md:p-6"
-      data-results-layout={layout}
-    >
-      {welcome && <p className="whitespace-pre-line break-words">{welcome}</p>}
-      <div className="grid gap-3 rounded-lg border border-dashed border-border p-4">
-        <p className="text-sm text-muted-foreground">{messages.publicResultsEmpty}</p>
-        <div
-          aria-hidden
-          className={cn(layout === "cards" ? "grid grid-cols-1 gap-3 @sm:grid-cols-3" : "grid gap-2")}
-        >
-          {layout === "text" &&
-            ["w-full", "w-11/12", "w-2/3"].map((w) => (
-              <span key={w} className={cn("h-2 rounded-full bg-muted", w)} />
-            ))}
-          {layout === "cards" &&
-            [0, 1, 2].map((i) => (
-              <span key={i} className="h-16 rounded-lg border border-border bg-muted/60" />
-            ))}
-          {layout === "list" &&
-            [0, 1, 2].map((i) => (
-              <span key={i} className="flex items-center gap-2">
-                <span className="size-3 rounded-full bg-muted" />
-                <span className="h-2 flex-1 rounded-full bg-muted" />
-              </span>
-            ))}
-        </div>
-      </div>
     </section>
   );
 }

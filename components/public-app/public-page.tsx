@@ -33,6 +33,13 @@ export function PublicPageView({
         draft={page.draft}
         page={view}
         mode="live"
+        run={{
+          toolId: page.toolId,
+          userCanEditResults: page.userCanEditResults,
+          email: signedIn ? session.email : null,
+          signInRequired: page.signInRequired,
+          published: page.published,
+        }}
         headerRight={
           page.published ? (
             <>

@@ -53,8 +53,12 @@ export async function deletePaymentConnection(appId: string, ex: Executor = db()
  * memberships on, its connection (product, sealed token) and the end user's membership, if any.
  * Undefined when the app does not exist.
  */
-export async function findMembershipGate(appId: string, userId: string | null, ex: Executor = db()) {
-  const [row] = await ex
+/**
+ * Built and prepared once per database instance (as the session query): every tool run reads it
+ * before the model is asked, so its SQL is not rebuilt on each call.
+ */
+function membershipGateQuery(ex: Executor) {
+  return ex
     .select({
       enabled: sql<boolean>`coalesce((${appSettings.settings}->>'isPaidMembershipsEnabled')::boolean, false)`,
       connection: appPaymentConnections,
@@ -67,11 +71,23 @@ export async function findMembershipGate(appId: string, userId: string | null, e
       appMemberships,
       and(
         eq(appMemberships.appId, apps.id),
-        // No user: a condition that holds for no row, so the join adds nothing.
-        userId ? eq(appMemberships.userId, userId) : sql`false`,
+        // No user (null): `user_id = null` holds for no row, so the join adds nothing.
+        eq(appMemberships.userId, sql.placeholder("userId")),
       ),
     )
-    .where(eq(apps.id, appId));
+    .where(eq(apps.id, sql.placeholder("appId")))
+    .prepare("find_membership_gate");
+}
+
+const preparedGate = new WeakMap<Executor, ReturnType<typeof membershipGateQuery>>();
+
+export async function findMembershipGate(appId: string, userId: string | null, ex: Executor = db()) {
+  let query = preparedGate.get(ex);
+  if (!query) {
+    query = membershipGateQuery(ex);
+    preparedGate.set(ex, query);
+  }
+  const [row] = await query.execute({ appId, userId });
   return row;
 }
 

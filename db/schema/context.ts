@@ -110,8 +110,11 @@ export const contextChunks = pgTable(
   },
   (t) => [
     primaryKey({ name: "context_chunks_pkey", columns: [t.itemId, t.position] }),
-    index("context_chunks_tsv_idx").using("gin", t.tsv),
-    index("context_chunks_app_idx").on(t.appId),
+    // One GIN over (app_id, tsv) (btree_gin, created by migration 0012): a search finds the
+    // matching chunks of its app alone, instead of every app's and then filtering them out, and
+    // it also answers app_id lookups, so no separate btree on app_id is kept (one index less to
+    // grow while writing).
+    index("context_chunks_app_tsv_idx").using("gin", t.appId, t.tsv),
   ],
 );
 
@@ -126,12 +129,17 @@ export const contextRows = pgTable(
     appId: uuid("app_id").notNull(),
     position: integer("position").notNull(),
     data: jsonb("data").$type<Record<string, string>>().notNull(),
+    // The row lowered (keys and values), for case-insensitive matching: stored rather than an
+    // index expression, so that reading a row to check a condition is a containment test and
+    // not a text round trip of the whole row (~4 µs), four times slower when a filter walks a list.
+    dataCi: jsonb("data_ci").$type<Record<string, string>>().generatedAlwaysAs(sql`lower(data::text)::jsonb`),
   },
   (t) => [
     primaryKey({ name: "context_rows_pkey", columns: [t.itemId, t.position] }),
-    index("context_rows_app_idx").on(t.appId),
     // Smart items filtering matches a column's value case-insensitively: the lowered row is
-    // indexed, and db/queries/context.ts asks with containment (@>) of that same expression.
-    index("context_rows_data_ci_idx").using("gin", sql`(lower(${t.data}::text)::jsonb) jsonb_path_ops`),
+    // indexed, and db/queries/context.ts asks with containment (@>). With app_id in the same GIN
+    // (btree_gin, migration 0012), a search of one app finds its matches alone rather than every
+    // app's to filter them out; no btree on app_id is kept besides.
+    index("context_rows_app_data_ci_idx").using("gin", t.appId, sql`${t.dataCi} jsonb_path_ops`),
   ],
 );

@@ -3,6 +3,7 @@ import { createOpenAICompatible, type OpenAICompatibleProvider } from "@ai-sdk/o
 import { AppError } from "@/lib/api/errors";
 import { DEFAULT_MODEL } from "@/lib/constants";
 import { env } from "@/lib/env";
+import { httpFetch } from "./http-fetch";
 
 // The model provider, from the environment: any OpenAI-compatible endpoint (AI_BASE_URL with
 // AI_API_KEY), or OpenAI itself when only OPENAI_API_KEY is set. Every call goes through the AI
@@ -32,13 +33,21 @@ export function requireModelEndpoint(): ModelEndpoint {
   return endpoint;
 }
 
-// The environment is read once (lib/env.ts), so one provider instance serves every call.
-let cached: { key: string; provider: OpenAICompatibleProvider } | undefined;
+/**
+ * How model requests travel: the global fetch, or node:http with keep-alive sockets
+ * (lib/ai/http-fetch.ts: one socket write per request, no Next fetch wrapper), which tool runs
+ * use for the latency of their first word.
+ */
+export type ModelTransport = "fetch" | "http";
 
-function provider(endpoint: ModelEndpoint): OpenAICompatibleProvider {
+// The environment is read once (lib/env.ts), so one provider instance per transport serves every call.
+const cached = new Map<ModelTransport, { key: string; provider: OpenAICompatibleProvider }>();
+
+function provider(endpoint: ModelEndpoint, transport: ModelTransport): OpenAICompatibleProvider {
   const key = `${endpoint.baseURL}\n${endpoint.apiKey ?? ""}`;
-  if (cached?.key !== key) {
-    cached = {
+  let found = cached.get(transport);
+  if (found?.key !== key) {
+    found = {
       key,
       provider: createOpenAICompatible({
         name: "model-provider",
@@ -46,16 +55,18 @@ function provider(endpoint: ModelEndpoint): OpenAICompatibleProvider {
         apiKey: endpoint.apiKey,
         // Streams end with a usage chunk: tokens and costs are recorded for streamed runs too.
         includeUsage: true,
+        ...(transport === "http" ? { fetch: httpFetch } : {}),
       }),
     };
+    cached.set(transport, found);
   }
-  return cached.provider;
+  return found.provider;
 }
 
 /**
  * A chat model of the configured provider, for generateText / streamText.
  * @throws AppError NOT_CONFIGURED (503) when no provider is configured
  */
-export function languageModel(modelId: string = defaultModelId()) {
-  return provider(requireModelEndpoint()).chatModel(modelId);
+export function languageModel(modelId: string = defaultModelId(), transport: ModelTransport = "fetch") {
+  return provider(requireModelEndpoint(), transport).chatModel(modelId);
 }

@@ -22,6 +22,56 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/app/paidPlans/route"),
   },
   {
+    file: "app/api/apps/[appId]/analytics/route.ts",
+    path: "/api/apps/{appId}/analytics",
+    docs: {
+      GET: {
+        summary: "Runs, users, sign-ups, tokens and cost per UTC day",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/analytics/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/analytics/runs/route.ts",
+    path: "/api/apps/{appId}/analytics/runs",
+    docs: {
+      GET: {
+        summary: "The next page of the range's runs",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/analytics/runs/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/chat/activate/route.ts",
+    path: "/api/apps/{appId}/chat/activate",
+    docs: {
+      POST: {
+        summary: "Switch the app's chat assistant on or off",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/chat/activate/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/chat/history/route.ts",
+    path: "/api/apps/{appId}/chat/history",
+    docs: {
+      GET: {
+        summary: "A page of the conversation before a message",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/chat/history/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/chat/route.ts",
+    path: "/api/apps/{appId}/chat",
+    docs: {
+      POST: {
+        summary: "The chat assistant of a space app answers, writing the app's files as it streams",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/chat/route"),
+  },
+  {
     file: "app/api/apps/[appId]/membership/route.ts",
     path: "/api/apps/{appId}/membership",
     docs: {
@@ -73,6 +123,16 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/apps/[appId]/payments/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/rating/route.ts",
+    path: "/api/apps/{appId}/rating",
+    docs: {
+      POST: {
+        summary: "Rate an answer of the chat assistant, once",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/rating/route"),
   },
   {
     file: "app/api/apps/[appId]/route.ts",
@@ -190,6 +250,76 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/apps/[appId]/uploads/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/preview/document/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}/preview/document",
+    docs: {
+      GET: {
+        summary: "The preview document, opened by its signed link; sandboxed, no credentials",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/preview/document/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/preview/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}/preview",
+    docs: {
+      GET: {
+        summary: "Builds a version (or `current`) and answers a short-lived link to its sandboxed preview",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/preview/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/restore/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}/restore",
+    docs: {
+      POST: {
+        summary: "A restore message and a new version with that version's files",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/restore/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/revert/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}/revert",
+    docs: {
+      POST: {
+        summary: "Back to a message's version, removing the later messages once confirmed",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/revert/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}",
+    docs: {
+      GET: {
+        summary: "A version's files, metadata and changes",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/undo-restore/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}/undo-restore",
+    docs: {
+      POST: {
+        summary: "An undo_restore message, back to the state before the restore",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/undo-restore/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/route.ts",
+    path: "/api/apps/{appId}/versions",
+    docs: {
+      GET: {
+        summary: "The latest versions (10) plus the current one, with the count in between",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/route"),
   },
   {
     file: "app/api/apps/claim/route.ts",

@@ -165,6 +165,7 @@ export async function buildOpenApi(sources: Source[]): Promise<OpenApiBuild> {
       let op: Operation;
       if (meta) op = routeOperation(meta, method, source, schemas, where);
       else if (source.file === AUTHJS_FILE) op = authJsOperation(method, source.path);
+      else if (source.file === PREVIEW_DOCUMENT_FILE) op = previewDocumentOperation(source.path);
       else {
         problems.push(`${where}: not wrapped in route(), and not described by hand in lib/api/openapi.ts`);
         op = {
@@ -294,6 +295,37 @@ function routeOperation(
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,
+  };
+}
+
+const PREVIEW_DOCUMENT_FILE = "app/api/apps/[appId]/versions/[versionId]/preview/document/route.ts";
+
+// The document of a space app's preview does not use route(): it must read no session at all
+// (lib/space/preview/service.ts). Described by hand.
+function previewDocumentOperation(path: string): Operation {
+  return {
+    summary: "The preview document of a space app version, opened by its signed link",
+    description:
+      "Not called by API clients: the `url` answered by GET .../preview points here, for an iframe with " +
+      '`sandbox="allow-scripts allow-forms"`. The short-lived `token` of that link is the only authorization ' +
+      "(no cookie or bearer token is read). An HTML page served with `Content-Security-Policy: sandbox ...`; " +
+      "errors are JSON: 403 PREVIEW_LINK_INVALID / PREVIEW_LINK_EXPIRED, 404 when the version is gone.",
+    tags: [tagOf(path)],
+    "x-auth": "public",
+    parameters: [
+      {
+        name: "token",
+        in: "query",
+        required: true,
+        description: "The signed link's token (a few minutes)",
+        schema: { type: "string" },
+      },
+    ],
+    responses: {
+      "200": { description: "The preview page", content: { "text/html": { schema: { type: "string" } } } },
+      "403": errorResponse("No, a forged, an expired, or another version's token"),
+      "404": errorResponse("The version does not exist any more"),
+    },
   };
 }
 

@@ -106,8 +106,27 @@ async function standingOf(gate: Connected, endUser: Session): Promise<Standing> 
   }
 }
 
-async function loadGate(app: Pick<App, "id">, userId: string | null): Promise<Gate> {
-  const gate = await findMembershipGate(app.id, userId);
+/** An app's gate, read for a caller before its turn (readGateAhead). */
+export type GateReadAhead = { appId: string; userId: string | null; gate: Promise<Gate | undefined> };
+
+/**
+ * Starts reading an app's gate for a caller beside the caller's other lookups (the run route reads
+ * it with the app, to spare a round trip before the answer starts). A plain read: the checks, and
+ * any recheck with Gumroad, still happen in assertMembership, in their order.
+ */
+export function readGateAhead(appId: string, session: Session | null): GateReadAhead {
+  const userId = session && session.tenantId === appId ? session.userId : null;
+  const gate = findMembershipGate(appId, userId);
+  // Awaited by assertMembership; a check that refuses the request first leaves it unread.
+  gate.catch(() => {});
+  return { appId, userId, gate };
+}
+
+async function loadGate(app: Pick<App, "id">, userId: string | null, ahead?: GateReadAhead): Promise<Gate> {
+  const gate =
+    ahead && ahead.appId === app.id && ahead.userId === userId
+      ? await ahead.gate
+      : await findMembershipGate(app.id, userId);
   if (!gate) throw new AppError("NOT_FOUND", "appNotFound");
   return gate;
 }
@@ -122,9 +141,10 @@ type Evaluation = {
 async function evaluate(
   app: Pick<App, "id" | "ownerAccountId">,
   session: Session | null,
+  ahead?: GateReadAhead,
 ): Promise<Evaluation> {
   const endUser = endUserOf(app, session);
-  const gate = await loadGate(app, endUser?.userId ?? null);
+  const gate = await loadGate(app, endUser?.userId ?? null, ahead);
   if (!isRequired(gate)) return { required: false, standing: "member", product: null };
   const product = productOf(gate.connection);
   // The app's builders (its owner, admins) always get in: they build and test it.
@@ -139,13 +159,14 @@ async function evaluate(
  * Throws AppError 401 'Sign in to use this app: it is for members' to callers who are not
  * signed in to this app, 402 'A membership is needed to use this app' (with the `product` to buy
  * beside the error) to end users without one, 502 when Gumroad could not confirm a membership
- * for over a week.
+ * for over a week. `ahead`: the gate as readGateAhead started reading it (read here otherwise).
  */
 export async function assertMembership(
   app: Pick<App, "id" | "ownerAccountId">,
   session: Session | null,
+  ahead?: GateReadAhead,
 ): Promise<void> {
-  const { required, standing, product } = await evaluate(app, session);
+  const { required, standing, product } = await evaluate(app, session, ahead);
   if (!required || standing === "member") return;
   if (standing === null) throw new AppError("UNAUTHENTICATED", "membershipSignIn", "MEMBERSHIP_SIGN_IN");
   if (standing === "unchecked") {

@@ -1,12 +1,11 @@
 import "server-only";
 import crypto from "node:crypto";
-import { findAppById, findTool } from "@/db/queries/apps";
+import { findRunTarget } from "@/db/queries/runs";
 import type { App, RunKind, Tool } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import { canEditApp, isUuid } from "@/lib/apps/access";
-import { loadSettings } from "@/lib/apps/editor-app";
 import { normalizeField } from "@/lib/apps/field-rules";
-import { AppContent, type AppSettings, type CustomField, ToolContent } from "@/lib/apps/schemas";
+import { AppContent, AppSettings, type CustomField, ToolContent } from "@/lib/apps/schemas";
 import type { Session } from "@/lib/auth/session";
 import { env } from "@/lib/env";
 
@@ -62,13 +61,17 @@ export async function loadRunTarget(
   toolId: string | null | undefined,
   session: Session | null,
 ): Promise<{ target: RunTarget; preview: boolean }> {
-  const app = isUuid(appId) ? await findAppById(appId) : undefined;
+  if (!isUuid(appId)) throw new AppError("NOT_FOUND", "appNotFound");
+  // The app, its settings and the named tool in one read: the checks below decide which of them
+  // count, in the same order as if they were read one after the other.
+  const row = await findRunTarget(appId, toolId ?? null);
+  const app = row?.app;
+  const found = row?.tool ?? undefined;
   const preview = !!app && !!session && session.tenantId === null && canEditApp(session, app);
   if (!app || (app.status !== "active" && !preview)) throw new AppError("NOT_FOUND", "appNotFound");
 
   let tool: Tool | null = null;
   if (app.type === "generated") {
-    const found = toolId ? await findTool(app.id, toolId) : undefined;
     if (!found || (found.status !== "active" && !preview)) throw new AppError("NOT_FOUND", "toolNotFound");
     tool = found;
   } else if (app.type === "space" || toolId) {
@@ -76,7 +79,7 @@ export async function loadRunTarget(
     throw new AppError("NOT_FOUND", "toolNotFound");
   }
 
-  const { appSettings: settings } = await loadSettings(app.id);
+  const settings = AppSettings.parse(row.settings ?? {});
   const content = tool ? ToolContent.parse(tool.content) : ToolContent.parse(AppContent.parse(app.content));
   // The fields as the editor keeps them: memorize only with signup, filters only for smart filtering.
   const fields = content.fields.map((f) => normalizeField(f, settings));

@@ -1,20 +1,23 @@
 import "server-only";
-import { APICallError, streamText } from "ai";
+import { APICallError } from "ai";
 import { finishRun, type RunEnd } from "@/db/queries/runs";
 import type { ToolRun } from "@/db/schema";
 import { runCost } from "@/lib/ai/prices";
-import { defaultModelId, languageModel, modelEndpoint } from "@/lib/ai/provider";
+import { defaultModelId, modelEndpoint } from "@/lib/ai/provider";
 import { AppError } from "@/lib/api/errors";
+import { isUuid } from "@/lib/apps/access";
 import type { Session } from "@/lib/auth/session";
-import { RUN_MODEL_RETRIES, RUN_TIMEOUT_MS } from "@/lib/constants";
+import { RUN_MODEL_RETRIES } from "@/lib/constants";
+import { env } from "@/lib/env";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
-import { assertMembership } from "@/lib/payments/membership";
+import { assertMembership, readGateAhead } from "@/lib/payments/membership";
 import { loadRunTarget, runnerOf } from "./access";
 import { groundingFor } from "./grounding";
 import { checkInputs } from "./inputs";
 import { reserveRunSlot } from "./limits";
 import { rememberInputs } from "./memories";
+import { type ModelPart, streamModel } from "./model-stream";
 import { buildPrompt } from "./prompt";
 import type { RunBody } from "./schemas";
 import { DONE, encodePart, streamHeaders, TEXT_PART_ID } from "./stream";
@@ -35,6 +38,8 @@ type Ctx = { session: Session | null; appId: string; body: RunBody; ip: string; 
 
 export async function runTool({ session, appId, body, ip, signal }: Ctx): Promise<Response> {
   const startedAt = Date.now();
+  // The membership gate is read beside the app (a plain read; it is checked in its turn below).
+  const gateAhead = isUuid(appId) ? readGateAhead(appId, session) : undefined;
   const { target, preview } = await loadRunTarget(appId, body.toolId, session);
   const runner = runnerOf(session, target.app, ip);
   if (runner.kind === "visitor" && target.settings.isSignupEnabled) {
@@ -42,13 +47,18 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   }
   if (session?.disabled && runner.kind !== "visitor") throw new AppError("FORBIDDEN", "userDisabled");
   const inputs = checkInputs(target.content, target.fields, body.inputs);
+  const configured = modelEndpoint() !== null;
+  // The app's data for the prompt is read while the membership and the limits are checked: a
+  // plain read, whose result counts only once the run's slot is reserved.
+  const grounding = configured ? groundingFor(target.app.id, target.settings, target.fields, inputs) : null;
+  // Awaited below; a check that refuses the run first leaves it unread.
+  grounding?.catch(() => {});
   // Paid memberships (spec 2): an app for members only refuses everybody else; its builder previews freely.
-  if (!preview) await assertMembership(target.app, session);
+  if (!preview) await assertMembership(target.app, session, gateAhead);
   // Builders are told what to set; end users only that it is not available.
-  if (!modelEndpoint()) throw new AppError("NOT_CONFIGURED", preview ? "aiNotConfigured" : "runNotAvailable");
-
-  const grounding = await groundingFor(target.app.id, target.settings, target.fields, inputs);
-  const prompt = buildPrompt(target.content, target.fields, inputs, grounding);
+  if (!configured || !grounding) {
+    throw new AppError("NOT_CONFIGURED", preview ? "aiNotConfigured" : "runNotAvailable");
+  }
   const modelId = target.settings.aiModel ?? defaultModelId();
 
   const run = await reserveRunSlot(
@@ -71,6 +81,15 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
     }
   });
 
+  let prompt: ReturnType<typeof buildPrompt>;
+  try {
+    prompt = buildPrompt(target.content, target.fields, inputs, await grounding);
+  } catch (err) {
+    // The slot is taken by now: the run is ended as an error, its credits given back.
+    await recorder.fail("error", `The app's data could not be read: ${describeError(err)}`, true);
+    throw err;
+  }
+
   // One abort for every reason the model request must stop: the client left, or time ran out.
   const abort = new AbortController();
   let abortReason: "client" | "timeout" | null = null;
@@ -82,53 +101,46 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   const onClientGone = () => stop("client");
   if (signal.aborted) onClientGone();
   else signal.addEventListener("abort", onClientGone, { once: true });
-  const timer = setTimeout(() => stop("timeout"), RUN_TIMEOUT_MS);
+  // RUN_TIMEOUT_MS: the spec's 120 s unless the environment shortens it (tests).
+  const timer = setTimeout(() => stop("timeout"), env().RUN_TIMEOUT_MS);
   const release = () => {
     clearTimeout(timer);
     signal.removeEventListener("abort", onClientGone);
   };
 
-  let reader: ReadableStreamDefaultReader<StreamPart>;
-  try {
-    const result = streamText({
-      model: languageModel(modelId),
-      instructions: prompt.instructions,
-      prompt: prompt.prompt,
-      temperature: target.settings.modelTemperature,
-      maxRetries: RUN_MODEL_RETRIES,
-      abortSignal: abort.signal,
-      // Failures are recorded and logged here, once; the SDK's default would print each to the console.
-      onError: () => {},
-    });
-    reader = result.stream.getReader() as ReadableStreamDefaultReader<StreamPart>;
-  } catch (err) {
-    release();
-    await recorder.fail("error", describeError(err), true);
-    logError("run: the model call could not start", { runId: run.id, err });
-    throw new AppError("BAD_GATEWAY", "runFailed", "MODEL_FAILED");
-  }
-
-  // Wait for the first word: whatever fails before it is answered as JSON, and costs nothing.
+  // Ask the model, then wait for its first word: whatever fails before it is answered as JSON,
+  // and costs nothing.
+  let reader: ReadableStreamDefaultReader<ModelPart> | undefined;
   let first: string | null = null;
   let early: { finishReason: string } | null = null;
   try {
+    const stream = await streamModel({
+      modelId,
+      instructions: prompt.instructions,
+      prompt: prompt.prompt,
+      temperature: target.settings.modelTemperature,
+      retries: RUN_MODEL_RETRIES,
+      signal: abort.signal,
+    });
+    reader = stream.getReader();
     for (;;) {
       const { value: part, done } = await reader.read();
-      if (done || part.type === "abort") break;
+      if (done) break;
       if (part.type === "error") throw part.error;
-      if (part.type === "text-delta" && part.text) {
-        first = part.text;
+      if (part.type === "text-delta" && part.delta) {
+        first = part.delta;
         break;
       }
       if (part.type === "finish") {
         // An empty answer: nothing to wait for.
-        recorder.usage(part.totalUsage);
-        early = { finishReason: part.finishReason ?? "stop" };
+        recorder.usage(part.usage);
+        early = { finishReason: part.finishReason.unified };
         break;
       }
     }
   } catch (err) {
     release();
+    reader?.cancel().catch(() => {});
     if (abortReason) return recorder.endBeforeText(abortReason);
     await recorder.fail("error", describeError(err), true);
     logError("run: the model failed before answering", { runId: run.id, modelId, err });
@@ -154,7 +166,7 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
         recorder.append(first);
         write(encodePart({ type: "text-delta", id: TEXT_PART_ID, delta: first }));
       }
-      void pump(reader, recorder, write, () => abortReason, early)
+      void pump(reader!, recorder, write, () => abortReason, early)
         .finally(release)
         .finally(() => {
           try {
@@ -169,18 +181,11 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   return new Response(body$, { status: 200, headers: streamHeaders(run.id) });
 }
 
-type StreamPart = {
-  type: string;
-  text?: string;
-  error?: unknown;
-  totalUsage?: Usage;
-  finishReason?: string;
-};
-type Usage = { inputTokens?: number | undefined; outputTokens?: number | undefined };
+type Usage = Extract<ModelPart, { type: "finish" }>["usage"];
 
 /** Streams the rest of the answer to the client, then records how the run ended. */
 async function pump(
-  reader: ReadableStreamDefaultReader<StreamPart>,
+  reader: ReadableStreamDefaultReader<ModelPart>,
   recorder: RunRecorder,
   write: (chunk: Uint8Array) => void,
   abortReason: () => "client" | "timeout" | null,
@@ -192,17 +197,17 @@ async function pump(
   try {
     while (!early) {
       const { value: part, done } = await reader.read();
-      if (done || part.type === "abort") break;
+      if (done) break;
       if (part.type === "error") {
         failure = part.error;
         break;
       }
-      if (part.type === "text-delta" && part.text) {
-        recorder.append(part.text);
-        write(encodePart({ type: "text-delta", id: TEXT_PART_ID, delta: part.text }));
+      if (part.type === "text-delta" && part.delta) {
+        recorder.append(part.delta);
+        write(encodePart({ type: "text-delta", id: TEXT_PART_ID, delta: part.delta }));
       } else if (part.type === "finish") {
-        recorder.usage(part.totalUsage);
-        finishReason = part.finishReason ?? "stop";
+        recorder.usage(part.usage);
+        finishReason = part.finishReason.unified;
         finished = true;
       }
     }
@@ -259,8 +264,8 @@ class RunRecorder {
   }
 
   usage(u: Usage | undefined) {
-    this.promptTokens = u?.inputTokens ?? null;
-    this.completionTokens = u?.outputTokens ?? null;
+    this.promptTokens = u?.inputTokens.total ?? null;
+    this.completionTokens = u?.outputTokens.total ?? null;
   }
 
   tokens() {

@@ -51,6 +51,8 @@ export function pageCsp(nonce: string, pathname: string): string {
     "base-uri 'self'",
     `form-action 'self' ${google}`,
     `frame-ancestors ${isEmbeddablePath(pathname) ? "'self' https:" : "'none'"}`,
+    // The editor frames space app previews: same host, or the preview origin (lib/space/preview).
+    `frame-src 'self'${env().PREVIEW_ORIGIN ? ` ${new URL(env().PREVIEW_ORIGIN!).origin}` : ""}`,
   ].join("; ");
 }
 

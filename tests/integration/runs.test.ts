@@ -1,21 +1,20 @@
 import { eq, sql } from "drizzle-orm";
-import { NextRequest } from "next/server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import * as runRoute from "@/app/api/apps/[appId]/run/route";
 import * as memoriesRoute from "@/app/api/live_api/user/memories/current/route";
 import { db } from "@/db/client";
-import { insertApp, insertTool } from "@/db/queries/apps";
+import { insertTool } from "@/db/queries/apps";
 import { findRun } from "@/db/queries/runs";
-import { appSettings, contextChunks, contextItems, contextRows, toolRuns, tools } from "@/db/schema";
-import type { AppSettings, CustomField } from "@/lib/apps/schemas";
+import { contextChunks, contextItems, contextRows, toolRuns, tools } from "@/db/schema";
+import type { CustomField } from "@/lib/apps/schemas";
 import { pruneExpired } from "@/lib/jobs/prune";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { resetsAtText } from "@/lib/runs/limits";
-import { RUN_ID_HEADER, RunStreamPart } from "@/lib/runs/schemas";
-import { createBuilder, createEndUser, fromIp, randomIp } from "../support/factories";
+import { RUN_ID_HEADER } from "@/lib/runs/schemas";
+import { createBuilder, createEndUser, randomIp } from "../support/factories";
 import { call } from "../support/http";
 import { openAiServerEnv, startOpenAiServer } from "../support/openai-server";
+import { eventually, newApp, parseStream, run, startRun } from "../support/runs";
 
 // Tool runs end to end: the real route, the real AI SDK client over HTTP to a local server
 // speaking the OpenAI-compatible API (streaming SSE, usage chunks, scripted failures, slow and
@@ -27,8 +26,6 @@ Object.assign(process.env, openAiServerEnv(server));
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-type Builder = Awaited<ReturnType<typeof createBuilder>>;
-
 /** A field as the editor saves it; options are given by their labels. */
 const field = (
   f: Partial<Omit<CustomField, "options">> & Pick<CustomField, "name"> & { options?: { label: string }[] },
@@ -39,78 +36,6 @@ const field = (
   options: (f.options ?? []).map((o) => ({ iconUrl: null, ...o })),
 });
 
-async function newApp(
-  owner: Builder,
-  opts: {
-    content?: Record<string, unknown>;
-    settings?: Partial<AppSettings>;
-    status?: "active" | "draft";
-    type?: "tool" | "generated";
-  } = {},
-) {
-  const app = await insertApp({
-    ownerAccountId: owner.account.accountId,
-    status: opts.status ?? "active",
-    type: opts.type ?? "tool",
-    header: "Run app",
-    content: opts.content ?? { gptPrompt: "You are a helpful assistant." },
-  });
-  if (opts.settings) await db().insert(appSettings).values({ appId: app.id, settings: opts.settings });
-  return app;
-}
-
-type RunOpts = {
-  token?: string;
-  ip?: string;
-  signal?: AbortSignal;
-  toolId?: string;
-  inputs?: Record<string, unknown>;
-};
-
-/** POSTs a run as a browser would; the answer is returned unread. */
-async function startRun(appId: string, o: RunOpts = {}) {
-  const headers = new Headers({ "content-type": "application/json", ...fromIp(o.ip ?? randomIp()) });
-  if (o.token) headers.set("authorization", `Bearer ${o.token}`);
-  const req = new NextRequest(new URL(`/api/apps/${appId}/run`, "http://localhost:3000"), {
-    method: "POST",
-    headers,
-    body: JSON.stringify({
-      inputs: o.inputs ?? { input: "Hello there" },
-      ...(o.toolId ? { toolId: o.toolId } : {}),
-    }),
-    signal: o.signal,
-  });
-  return runRoute.POST(req, { params: Promise.resolve({ appId }) });
-}
-
-/** The stream's parts, parsed and checked against the contract's schema; `done` when it ended with [DONE]. */
-function parseStream(text: string) {
-  const events = text.split("\n\n").filter(Boolean);
-  const done = events.at(-1) === "data: [DONE]";
-  const parts = events
-    .filter((e) => e !== "data: [DONE]")
-    .map((e) => {
-      expect(e.startsWith("data: ")).toBe(true);
-      return RunStreamPart.parse(JSON.parse(e.slice(6)));
-    });
-  const answer = parts.map((p) => (p.type === "text-delta" ? p.delta : "")).join("");
-  return { parts, done, answer };
-}
-
-async function run(appId: string, o: RunOpts = {}) {
-  const res = await startRun(appId, o);
-  const text = await res.text();
-  const isStream = res.headers.get("content-type") === "text/event-stream";
-  return {
-    status: res.status,
-    headers: res.headers,
-    json: isStream
-      ? null
-      : (JSON.parse(text) as { error: { code: string; message: string }; [k: string]: unknown }),
-    stream: isStream ? parseStream(text) : null,
-  };
-}
-
 const runOf = async (res: { headers: Headers }) => (await findRun(res.headers.get(RUN_ID_HEADER)!))!;
 const runsOf = (appId: string) =>
   db().select().from(toolRuns).where(eq(toolRuns.appId, appId)).orderBy(toolRuns.createdAt);
@@ -119,16 +44,6 @@ const systemOf = (i = 0) =>
     .map((m) => m.content)
     .join("\n");
 const userOf = (i = 0) => server.chats[i]!.messages.find((m) => m.role === "user")!.content;
-
-/** Waits until `check` passes: a run is recorded a moment after its stream ends. */
-async function eventually<T>(get: () => Promise<T>, check: (v: T) => boolean, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (check(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const nextUtcMidnight = () => {
   const d = new Date();

@@ -11,6 +11,7 @@ import type { App, ContextItem, Tool } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
 import { messages } from "../../lib/messages";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
+import { createSpaceApp, page, say, type TurnResult } from "./space";
 
 export const ACTORS = [
   "anonymous",
@@ -49,6 +50,9 @@ export type World = {
   /** a data source of app A, and spare ones that the delete rows use up */
   contextItemA: ContextItem;
   spareContextItems: ContextItem[];
+  /** a space app of builder A with two exchanges, each answer making a version */
+  spaceAppA: App;
+  spaceTurns: [TurnResult, TurnResult];
   /** a builder nobody else uses, for the rows that sign in with a password */
   loginUser: { email: string; password: string };
 };
@@ -140,6 +144,11 @@ export async function createWorld(): Promise<World> {
     });
   const contextItemA = await newContextItem("Matrix item");
   const spareContextItems = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => newContextItem(`Spare ${i}`)));
+  const spaceAppA = await createSpaceApp(owner, "Matrix Space A");
+  const spaceTurns: [TurnResult, TurnResult] = [
+    await say(spaceAppA, owner, { user: "A home page", answer: "Done", changes: [page("Home", "Hello")] }),
+    await say(spaceAppA, owner, { user: "Say bye", answer: "Done", changes: [page("Home", "Bye")] }),
+  ];
   return {
     appA,
     appB,
@@ -149,6 +158,8 @@ export async function createWorld(): Promise<World> {
     spareTools,
     contextItemA,
     spareContextItems,
+    spaceAppA,
+    spaceTurns,
     builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
     loginUser: { email: login.user.email, password: STRONG_PASSWORD },
@@ -516,6 +527,179 @@ export const rows: Row[] = [
       if (actor === "builderA" || actor === "admin") expect(message).toBe(messages.fileNotFound);
       if (actor === "builderB") expect(message).toBe(messages.appNotFound);
     },
+  },
+  // ---- space apps: chat and versions (issue 11): the app's owner and admins; nobody else sees the app ----
+  {
+    file: "app/api/apps/[appId]/versions/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => ({ path: `/api/apps/${w.spaceAppA.id}/versions`, params: { appId: w.spaceAppA.id } }),
+    expect: ownerOfAppA(),
+    check: (res, actor, _via, w) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      const ids = (res.json as { versions: { id: string }[] }).versions.map((v) => v.id);
+      expect(ids).toEqual([w.spaceTurns[1].versionId, w.spaceTurns[0].versionId]);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => {
+      const versionId = w.spaceTurns[0].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}`,
+        params: { appId: w.spaceAppA.id, versionId },
+      };
+    },
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/restore/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (a message that did not make the version here: 400, nothing restored)",
+    request: (w) => {
+      const versionId = w.spaceTurns[0].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}/restore`,
+        params: { appId: w.spaceAppA.id, versionId },
+        body: { messageId: w.spaceTurns[0].userMessageId },
+      };
+    },
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/undo-restore/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (an answer that is no restore here: 400)",
+    request: (w) => {
+      const versionId = w.spaceTurns[1].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}/undo-restore`,
+        params: { appId: w.spaceAppA.id, versionId },
+        body: { messageId: w.spaceTurns[1].answerId },
+      };
+    },
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/revert/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (later messages and no confirm here: 409, nothing removed)",
+    request: (w) => {
+      const versionId = w.spaceTurns[0].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}/revert`,
+        params: { appId: w.spaceAppA.id, versionId },
+        body: { messageId: w.spaceTurns[0].answerId },
+      };
+    },
+    expect: ownerOfAppA(409),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/preview/route.ts",
+    method: "GET",
+    who: "the app's owner and admins: a short-lived signed link to the version's sandboxed preview",
+    request: (w) => {
+      const versionId = w.spaceTurns[0].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}/preview`,
+        params: { appId: w.spaceAppA.id, versionId },
+      };
+    },
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect((res.json as { build: { ok: boolean } }).build.ok).toBe(true);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/preview/document/route.ts",
+    method: "GET",
+    who: "whoever holds a signed preview link (none here): no session, cookie or bearer, ever opens it",
+    request: (w) => {
+      const versionId = w.spaceTurns[0].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}/preview/document?token=forged`,
+        params: { appId: w.spaceAppA.id, versionId },
+      };
+    },
+    expect: everyone(403),
+    check: (res) => {
+      expect(res.headers.get("set-cookie")).toBeNull();
+      expect(res.headers.get("content-security-policy")).toMatch(/^sandbox allow-scripts allow-forms;/);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/rating/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (a user message cannot be rated: 400, nothing stored)",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/rating`,
+      params: { appId: w.spaceAppA.id },
+      body: { messageId: w.spaceTurns[0].userMessageId, score: 5, feedback: [], comment: "" },
+    }),
+    expect: ownerOfAppA(400),
+  },
+  {
+    file: "app/api/apps/[appId]/chat/route.ts",
+    method: "POST",
+    // No intent in the body here (400): nothing is stored and no model is asked.
+    who: "the app's owner and admins (a body with no message here: 400)",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/chat`,
+      params: { appId: w.spaceAppA.id },
+      body: {},
+    }),
+    expect: ownerOfAppA(400),
+    check: (res, actor) => {
+      const code = (res.json as { error: { code: string } }).error.code;
+      if (actor === "builderA" || actor === "admin") expect(code).toBe("INVALID_INPUT");
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/chat/history/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/chat/history?fromMessageId=&limit=50`,
+      params: { appId: w.spaceAppA.id },
+    }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor === "builderA" || actor === "admin")
+        expect((res.json as { messages: unknown[]; hasMore: boolean }).messages).toHaveLength(4);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/chat/activate/route.ts",
+    method: "POST",
+    who: "the app's owner and admins",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/chat/activate`,
+      params: { appId: w.appA.id },
+      body: { isActive: true },
+    }),
+    expect: ownerOfAppA(),
+  },
+  // ---- analytics (issue 10): the app's owner and admins, for a published app ----
+  {
+    file: "app/api/apps/[appId]/analytics/route.ts",
+    method: "GET",
+    who: "the app's owner and admins (app A is published); another builder sees no such app",
+    request: (w) => ({ path: `/api/apps/${w.appA.id}/analytics`, params: { appId: w.appA.id } }),
+    expect: ownerOfAppA(),
+    check: (res, actor, _via, w) => {
+      if (actor === "builderA" || actor === "admin")
+        expect((res.json as { app: { id: string } }).app.id).toBe(w.appA.id);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/analytics/runs/route.ts",
+    method: "GET",
+    who: "the app's owner and admins (app A is published); another builder sees no such app",
+    request: (w) => ({ path: `/api/apps/${w.appA.id}/analytics/runs`, params: { appId: w.appA.id } }),
+    expect: ownerOfAppA(),
   },
   // ---- paid memberships (issue 10): builder side on the app's owner and admins; end users of app A ----
   {

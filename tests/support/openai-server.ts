@@ -1,6 +1,11 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  CONTINUE_INSTRUCTION,
+  DISCUSS_MODE_LINE,
+  SPACE_ASSISTANT_MARKER,
+} from "../../lib/space/assistant-prompt";
 import { readBody } from "./read-body";
 
 // A small stand-in for a model provider, speaking the OpenAI-compatible HTTP API that the AI
@@ -369,6 +374,9 @@ export const demoResponder: Responder = ({ model, messages }) => {
     .map((m) => m.content)
     .join("\n");
   const user = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  // A space app's chat assistant (lib/space/assistant-prompt.ts) before anything else: its prompt
+  // speaks of JSON and fields too.
+  if (system.startsWith(SPACE_ASSISTANT_MARKER)) return demoSpace(system, messages);
   if (/json/i.test(system) && /field/i.test(system)) return demoField(system, user);
   const topic = user.replace(/\s+/g, " ").trim().slice(0, 80);
   const answer = topic
@@ -413,4 +421,123 @@ function demoField(system: string, user: string): string {
     field.options = ["Option one", "Option two", "Option three"].map((l) => ({ label: l, iconUrl: null }));
   }
   return `Here is the field:\n\`\`\`json\n${JSON.stringify(field, null, 2)}\n\`\`\``;
+}
+
+// ---- the demo assistant of a space app's chat (lib/space/chat-stream.ts) ----
+
+/** The first answers to a message with this word fail (both attempts of the AI SDK); a retry succeeds. */
+export const SPACE_FAIL_WORD = "fail";
+/** A message with this word gets a long page, cut at the model's output cap ('Let's keep going' finishes it). */
+export const SPACE_LONG_WORD = "long";
+/** Model calls per message that fail before one succeeds: the SDK's attempt and its one retry. */
+const SPACE_FAILED_CALLS = 2;
+const spaceFailures = new Map<string, number>();
+
+/** A request quoted in JSX: a string expression, so no character of it is markup. */
+const jsxQuote = (s: string) => `{${JSON.stringify(s).replace(/</g, "\\u003c").replace(/>/g, "\\u003e")}}`;
+
+const quoteOf = (request: string) => request.replace(/\s+/g, " ").trim().slice(0, 80) || "My app";
+
+const headingLine = (request: string) =>
+  `      <h1 className="text-3xl font-bold">${jsxQuote(quoteOf(request))}</h1>`;
+
+function demoPage(request: string, long: boolean): string {
+  const sections = long
+    ? Array.from(
+        { length: 60 },
+        (_, i) =>
+          `      <section className="mt-6"><h2 className="text-xl">Part ${i + 1}</h2><p>Section ${i + 1} of the long page, written by the local demo model.</p></section>`,
+      )
+    : [];
+  return [
+    "export default function Home() {",
+    "  return (",
+    '    <main className="mx-auto max-w-2xl p-8">',
+    headingLine(request),
+    '      <p className="mt-4 text-gray-600">Made by the local demo model. Connect a real model with AI_BASE_URL for real apps.</p>',
+    ...sections,
+    "    </main>",
+    "  );",
+    "}",
+    "",
+  ].join("\n");
+}
+
+const TASK_ENTITY = JSON.stringify({
+  type: "object",
+  properties: { title: { type: "string" }, done: { type: "boolean" } },
+  required: ["title"],
+  "x-accessControl": { permissions: { read: "creator", write: "creator" } },
+});
+
+/** The demo assistant's whole answer to a request, given the app's files in the system prompt. */
+function spaceAnswer(request: string, system: string): string {
+  const long = new RegExp(`\\b${SPACE_LONG_WORD}\\b`, "i").test(request);
+  const home = /<file path="pages\/Home\.jsx">\n([\s\S]*?)<\/file>/.exec(system)?.[1];
+  const heading = home?.split("\n").find((l) => l.includes("<h1"));
+  if (!long && heading && /^\s*(change|make|rename|update|set)\b/i.test(request)) {
+    return [
+      "I'll change the heading of the home page.",
+      '<action type="partial_edit" path="pages/Home.jsx">',
+      "<find>",
+      heading,
+      "</find>",
+      "<replace>",
+      headingLine(request),
+      "</replace>",
+      "</action>",
+      `The home page now says "${quoteOf(request)}".`,
+    ].join("\n");
+  }
+  const entity = /\btasks?\b/i.test(request)
+    ? ['<action type="add_entity" name="Task">', TASK_ENTITY, "</action>"]
+    : [];
+  return [
+    long ? "Here is a long home page for your request." : "Here is a home page for your request.",
+    ...entity,
+    '<action type="add_file" path="pages/Home.jsx">',
+    `${demoPage(request, long)}</action>`,
+    "Open the preview to see it.",
+  ].join("\n");
+}
+
+/**
+ * The space chat: a page quoting the request (add_file), or for "change ..." a partial_edit of its
+ * heading; discuss mode answers in prose; SPACE_LONG_WORD stops mid-file at the output cap, and the
+ * continuation request writes the rest; SPACE_FAIL_WORD fails the first answer to that message.
+ */
+function demoSpace(system: string, messages: ChatMessage[]): ChatReply {
+  const users = messages.filter((m) => m.role === "user");
+  const last = users.at(-1)?.content ?? "";
+  if (last === CONTINUE_INSTRUCTION) {
+    // The rest of the cut answer: what follows the last words it wrote.
+    const written = [...messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
+    const full = spaceAnswer(users.at(-2)?.content ?? "", system);
+    if (written && full.startsWith(written)) return full.slice(written.length);
+    // Written back with other spacing: the rest after its last words (long enough to be unique).
+    const tail = written.slice(-200);
+    const at = tail ? full.indexOf(tail) : -1;
+    return at >= 0 ? full.slice(at + tail.length) : "\nI could not find where I stopped, sorry.";
+  }
+  if (system.includes(DISCUSS_MODE_LINE)) {
+    return `Here is what I think about "${quoteOf(last)}": keep the page simple, then add one feature at a time. (Discuss mode: nothing was changed.)`;
+  }
+  if (new RegExp(`\\b${SPACE_FAIL_WORD}\\b`, "i").test(last)) {
+    const failed = spaceFailures.get(last) ?? 0;
+    if (failed < SPACE_FAILED_CALLS) {
+      spaceFailures.set(last, failed + 1);
+      if (spaceFailures.size > 1000) spaceFailures.delete(spaceFailures.keys().next().value!);
+      // The AI SDK waits as long as retry-after-ms says before its retry: the demo fails fast.
+      return { status: 500, message: "The demo model was asked to fail.", retryAfterMs: 10 };
+    }
+    spaceFailures.delete(last);
+  }
+  const full = spaceAnswer(last, system);
+  if (new RegExp(`\\b${SPACE_LONG_WORD}\\b`, "i").test(last)) {
+    // Cut in the middle of the page, as a model stopped by its output cap.
+    const open = full.indexOf('<action type="add_file"');
+    const close = full.indexOf("</action>", open);
+    return { text: full.slice(0, Math.floor((open + close) / 2)), finishReason: "length" };
+  }
+  return full;
 }

@@ -29,6 +29,19 @@ type Products =
 
 type Pending = { kind: "change"; product: PaymentProduct } | { kind: "resync" } | { kind: "disconnect" };
 
+/** The actions of a connected setup; each is confirmed first. */
+const CONNECTED_ACTIONS = [
+  { kind: "resync", Icon: RefreshCwIcon, label: messages.paymentsResync },
+  { kind: "disconnect", Icon: UnplugIcon, label: messages.paymentsDisconnect },
+] as const;
+
+/** The confirm dialog's title and button for each action (a closed dialog keeps the resync ones). */
+const CONFIRM_WORDS = {
+  change: { title: messages.paymentsChangeTitle, confirmLabel: messages.paymentsChangeConfirm },
+  resync: { title: messages.paymentsResyncTitle, confirmLabel: messages.paymentsResyncConfirm },
+  disconnect: { title: messages.paymentsDisconnectTitle, confirmLabel: messages.paymentsDisconnectConfirm },
+} as const;
+
 const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/payments`;
 
 /** 'Failed to connect to Gumroad' or the server message (spec 2 §8). */
@@ -245,26 +258,19 @@ export function PaidMemberships({ appId }: { appId: string }) {
 
       {connected ? (
         <div className="flex flex-wrap gap-2">
-          <Button
-            type="button"
-            variant="outline"
-            size="sm"
-            disabled={busy}
-            onClick={() => setPending({ kind: "resync" })}
-          >
-            <RefreshCwIcon aria-hidden="true" />
-            {messages.paymentsResync}
-          </Button>
-          <Button
-            type="button"
-            variant="outline"
-            size="sm"
-            disabled={busy}
-            onClick={() => setPending({ kind: "disconnect" })}
-          >
-            <UnplugIcon aria-hidden="true" />
-            {messages.paymentsDisconnect}
-          </Button>
+          {CONNECTED_ACTIONS.map(({ kind, Icon, label }) => (
+            <Button
+              key={kind}
+              type="button"
+              variant="outline"
+              size="sm"
+              disabled={busy}
+              onClick={() => setPending({ kind })}
+            >
+              <Icon aria-hidden="true" />
+              {label}
+            </Button>
+          ))}
         </div>
       ) : null}
 
@@ -273,13 +279,7 @@ export function PaidMemberships({ appId }: { appId: string }) {
         onOpenChange={(open) => {
           if (!open) setPending(null);
         }}
-        title={
-          pending?.kind === "change"
-            ? messages.paymentsChangeTitle
-            : pending?.kind === "disconnect"
-              ? messages.paymentsDisconnectTitle
-              : messages.paymentsResyncTitle
-        }
+        title={CONFIRM_WORDS[pending?.kind ?? "resync"].title}
         description={
           pending?.kind === "change"
             ? fillTemplate(messages.paymentsChangeBody, {
@@ -290,13 +290,7 @@ export function PaidMemberships({ appId }: { appId: string }) {
               ? messages.paymentsDisconnectBody
               : fillTemplate(messages.paymentsResyncBody, { product: current?.name ?? "" })
         }
-        confirmLabel={
-          pending?.kind === "change"
-            ? messages.paymentsChangeConfirm
-            : pending?.kind === "disconnect"
-              ? messages.paymentsDisconnectConfirm
-              : messages.paymentsResyncConfirm
-        }
+        confirmLabel={CONFIRM_WORDS[pending?.kind ?? "resync"].confirmLabel}
         destructive={pending?.kind === "disconnect"}
         onConfirm={confirm}
       />

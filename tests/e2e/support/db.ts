@@ -125,7 +125,15 @@ export async function findUser(email: string, tenantId: string | null = null) {
 export type AppKind = "tool" | "generated" | "space";
 
 /** A custom field as stored in an app's content (the schema's defaults for what is left out). */
-export type SeedField = { name: string; label?: string; type?: string; options?: { label: string }[] };
+export type SeedField = {
+  name: string;
+  label?: string;
+  type?: string;
+  options?: { label: string }[];
+  required?: boolean;
+  personal?: boolean;
+  memorize?: boolean;
+};
 
 export type SeedApp = {
   type?: AppKind;
@@ -142,9 +150,9 @@ export type SeedApp = {
 const withFieldDefaults = (f: SeedField) => ({
   label: f.label ?? f.name,
   type: f.type ?? "text",
-  required: false,
-  personal: false,
-  memorize: false,
+  required: f.required ?? false,
+  personal: f.personal ?? false,
+  memorize: f.memorize ?? false,
   stepId: null,
   instructions: "",
   options: (f.options ?? []).map((o) => ({ iconUrl: null, ...o })),

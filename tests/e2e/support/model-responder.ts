@@ -1,4 +1,4 @@
-import { type ChatReply, demoResponder, type Responder } from "../../support/openai-server";
+import { type ChatReply, type ChatRequest, demoResponder, type Responder } from "../../support/openai-server";
 
 // The "model" of the end-to-end run: scripts/e2e.ts starts the local OpenAI-compatible server
 // (tests/support/openai-server.ts) with this responder and points the app at it (AI_BASE_URL).
@@ -12,17 +12,33 @@ export const MODEL_DOWN_WORD = "modeldown";
 /** The model answers prose without a JSON object: no usable field name. */
 export const MODEL_NO_JSON_WORD = "nojson";
 
+/** A tool run whose input holds this word is answered slowly, word by word (to watch it stream, or cancel it). */
+export const RUN_SLOW_WORD = "slowanswer";
+/** A tool run whose input holds this word loses its connection to the model after a few words. */
+export const RUN_CUT_WORD = "cutanswer";
+
 /** The field name the builder typed, as lib/builder/magic-create.ts puts it in the prompt. */
 function typedName(user: string): string {
   return /Field name:\s*"([^"\n]*)"/.exec(user)?.[1] ?? "";
 }
 
-export const e2eModelResponder: Responder = (req): ChatReply | Promise<ChatReply> => {
+/** The demo model's words for this request. */
+async function demoText(req: ChatRequest): Promise<string> {
+  const reply = await demoResponder(req);
+  return typeof reply === "string" ? reply : "text" in reply ? reply.text : "";
+}
+
+export const e2eModelResponder: Responder = async (req): Promise<ChatReply> => {
   const user = [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const typed = typedName(user).toLowerCase();
   if (typed.includes(MODEL_DOWN_WORD)) {
     return { status: 503, message: "The model is overloaded.", retryAfterMs: 20 };
   }
   if (typed.includes(MODEL_NO_JSON_WORD)) return "I am not sure what field you mean.";
+  // Tool runs (lib/runs/prompt.ts): the main input is the user's turn.
+  if (user.includes(RUN_SLOW_WORD) || user.includes(RUN_CUT_WORD)) {
+    const text = await demoText(req);
+    return user.includes(RUN_SLOW_WORD) ? { text, chunkDelayMs: 150 } : { text, dropAfterChunks: 6 };
+  }
   return demoResponder(req);
 };

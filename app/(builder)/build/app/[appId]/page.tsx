@@ -8,6 +8,7 @@ import { loadEditorApp } from "@/lib/apps/editor-app";
 import { getPageSession } from "@/lib/auth/page-session";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
+import { getChatAssistant } from "@/lib/space/assistant";
 
 type Props = { params: Promise<{ appId: string }> };
 
@@ -31,6 +32,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function AppEditorPage({ params }: Props) {
   const { app, session } = await editableApp((await params).appId);
   const editorApp = await loadEditorApp(app);
+  // A space app's chat view shows its chat assistant's status (the activate modal).
+  const chatAssistant = app.type === "space" ? await getChatAssistant(app) : null;
   // The key starts a fresh editor (fresh savers) when another app is opened in the same layout.
-  return <AppEditor key={app.id} app={editorApp} isAdmin={session.account?.isAdmin ?? false} />;
+  return (
+    <AppEditor
+      key={app.id}
+      app={editorApp}
+      isAdmin={session.account?.isAdmin ?? false}
+      chatAssistant={chatAssistant}
+    />
+  );
 }

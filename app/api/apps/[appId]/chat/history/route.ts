@@ -1,0 +1,17 @@
+import { route } from "@/lib/api/route";
+import { AppIdParams } from "@/lib/apps/schemas";
+import { listChatHistory } from "@/lib/space/chat";
+import { HistoryQuery } from "@/lib/space/schemas";
+
+// GET /api/apps/{appId}/chat/history?fromMessageId={id}&limit=50 - a page of the conversation before a message
+export const GET = route(
+  {
+    auth: "builder",
+    params: AppIdParams,
+    query: HistoryQuery,
+    app: "edit",
+    summary:
+      "A page of a space app's conversation: the messages before fromMessageId (the latest without it)",
+  },
+  ({ app, query }) => listChatHistory(app, query),
+);

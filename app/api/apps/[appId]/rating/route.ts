@@ -1,0 +1,17 @@
+import { route } from "@/lib/api/route";
+import { AppIdParams } from "@/lib/apps/schemas";
+import { rateMessage } from "@/lib/space/rating";
+import { RatingBody } from "@/lib/space/schemas";
+
+// POST /api/apps/{appId}/rating - rate an answer of the chat assistant, once
+export const POST = route(
+  {
+    auth: "builder",
+    params: AppIdParams,
+    body: RatingBody,
+    app: "edit",
+    summary:
+      "Rate an answer of the chat assistant (score 1-5, reasons fitting the score, comment); once per message",
+  },
+  ({ session, app, body }) => rateMessage(app, session.account!.accountId, body),
+);

@@ -1,0 +1,415 @@
+"use client";
+
+import { ChevronRightIcon, FileIcon, FolderIcon, Loader2Icon, RotateCcwIcon } from "lucide-react";
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+import { type DiffRow, diffLines, diffStats, foldUnchanged } from "@/lib/space/line-diff";
+import { cn } from "@/lib/utils";
+import { fetchVersionDetail } from "./chat-api";
+import { useFocusOpener } from "./use-focus-opener";
+
+// The all-changes diff dialog (spec 2 §2): a tree of the files a version changed against its
+// parent ("Diff status per file: added, modified, deleted, unchanged (unchanged hidden; order
+// added, modified, deleted)", §4) and the line diff of the selected file. The new side is the
+// version's files (GET .../versions/{id}), the old side its parent's.
+
+export type ChangeStatus = "added" | "modified" | "deleted";
+export type ChangedFile = { path: string; status: ChangeStatus; before: string; after: string };
+
+const STATUS_RANK: Record<ChangeStatus, number> = { added: 0, modified: 1, deleted: 2 };
+const STATUS_LABEL: Record<ChangeStatus, string> = {
+  added: messages.diffStatusAdded,
+  modified: messages.diffStatusModified,
+  deleted: messages.diffStatusDeleted,
+};
+const STATUS_LETTER: Record<ChangeStatus, string> = { added: "A", modified: "M", deleted: "D" };
+const STATUS_COLOR: Record<ChangeStatus, string> = {
+  added: "text-emerald-700 dark:text-emerald-400",
+  modified: "text-amber-700 dark:text-amber-400",
+  deleted: "text-destructive",
+};
+
+/** The changed files in the spec's order (added, modified, deleted; by path within each), unchanged left out. */
+export function orderChanges<T extends { path: string; status: string }>(changes: T[]): T[] {
+  return changes
+    .filter((c) => c.status in STATUS_RANK)
+    .sort(
+      (a, b) =>
+        STATUS_RANK[a.status as ChangeStatus] - STATUS_RANK[b.status as ChangeStatus] ||
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+    );
+}
+
+type TreeNode =
+  | { kind: "folder"; id: string; name: string; children: TreeNode[]; rank: number }
+  | { kind: "file"; id: string; name: string; file: ChangedFile; rank: number };
+
+/** Folders of the changed files; at each level the entries holding an added file first, then modified, then deleted. */
+function buildTree(files: ChangedFile[]): TreeNode[] {
+  const root: TreeNode[] = [];
+  for (const file of files) {
+    const parts = file.path.split("/");
+    let level = root;
+    let prefix = "";
+    for (const [i, name] of parts.entries()) {
+      prefix = prefix ? `${prefix}/${name}` : name;
+      const rank = STATUS_RANK[file.status];
+      if (i === parts.length - 1) {
+        level.push({ kind: "file", id: prefix, name, file, rank });
+      } else {
+        let folder = level.find((n) => n.kind === "folder" && n.name === name);
+        if (!folder) {
+          folder = { kind: "folder", id: `${prefix}/`, name, children: [], rank };
+          level.push(folder);
+        }
+        folder.rank = Math.min(folder.rank, rank);
+        level = (folder as Extract<TreeNode, { kind: "folder" }>).children;
+      }
+    }
+  }
+  const sort = (nodes: TreeNode[]) => {
+    nodes.sort(
+      (a, b) =>
+        a.rank - b.rank || (a.kind === b.kind ? (a.name < b.name ? -1 : 1) : a.kind === "folder" ? -1 : 1),
+    );
+    for (const n of nodes) if (n.kind === "folder") sort(n.children);
+  };
+  sort(root);
+  return root;
+}
+
+type VisibleItem = { node: TreeNode; depth: number; parentId: string | null };
+
+function visibleItems(nodes: TreeNode[], collapsed: Set<string>, depth = 0, parentId: string | null = null) {
+  const out: VisibleItem[] = [];
+  for (const node of nodes) {
+    out.push({ node, depth, parentId });
+    if (node.kind === "folder" && !collapsed.has(node.id)) {
+      out.push(...visibleItems(node.children, collapsed, depth + 1, node.id));
+    }
+  }
+  return out;
+}
+
+type Loaded =
+  | { state: "loading" }
+  | { state: "failed" }
+  | { state: "ready"; versionNumber: number; files: ChangedFile[] };
+
+/** The changed files of a version with both sides' contents. */
+async function loadChanges(appId: string, versionId: string) {
+  const detail = await fetchVersionDetail(appId, versionId);
+  const parent = detail.version.parentId ? await fetchVersionDetail(appId, detail.version.parentId) : null;
+  const now = new Map(detail.files.map((f) => [f.path, f.content]));
+  const before = new Map((parent?.files ?? []).map((f) => [f.path, f.content]));
+  const files = orderChanges(detail.changes).map((c) => ({
+    path: c.path,
+    status: c.status as ChangeStatus,
+    before: before.get(c.path) ?? "",
+    after: now.get(c.path) ?? "",
+  }));
+  return { versionNumber: detail.version.number, files };
+}
+
+export function ChangesDialog({
+  appId,
+  versionId,
+  onOpenChange,
+}: {
+  appId: string;
+  versionId: string;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const focusOpener = useFocusOpener();
+  const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` reloads after a failure
+  useEffect(() => {
+    let live = true;
+    setLoaded({ state: "loading" });
+    loadChanges(appId, versionId).then(
+      (r) => {
+        if (!live) return;
+        setLoaded({ state: "ready", ...r });
+        setSelected(r.files[0]?.path ?? null);
+      },
+      () => live && setLoaded({ state: "failed" }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [appId, versionId, attempt]);
+
+  const file = loaded.state === "ready" ? loaded.files.find((f) => f.path === selected) : undefined;
+  return (
+    <Dialog open onOpenChange={onOpenChange}>
+      <DialogContent
+        onCloseAutoFocus={focusOpener}
+        size="xl"
+        data-testid="changes-dialog"
+        className="gap-3 p-4 sm:p-6"
+      >
+        <DialogHeader>
+          <DialogTitle>
+            {loaded.state === "ready"
+              ? fillTemplate(messages.diffTitle, { n: loaded.versionNumber })
+              : messages.chatViewChanges}
+          </DialogTitle>
+          <DialogDescription>{messages.diffText}</DialogDescription>
+        </DialogHeader>
+        {loaded.state === "loading" ? (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+            <Loader2Icon aria-hidden className="size-4 animate-spin" />
+            {messages.diffLoading}
+          </p>
+        ) : loaded.state === "failed" ? (
+          <div className="grid justify-items-start gap-2 text-sm" role="alert">
+            <p>{messages.diffLoadFailed}</p>
+            <Button size="sm" variant="outline" onClick={() => setAttempt((n) => n + 1)}>
+              <RotateCcwIcon aria-hidden />
+              {messages.retry}
+            </Button>
+          </div>
+        ) : loaded.files.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{messages.diffNoChanges}</p>
+        ) : (
+          <div className="grid min-h-0 gap-3 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
+            <FileTree files={loaded.files} selected={selected} onSelect={setSelected} />
+            {file ? <FileDiff file={file} /> : null}
+          </div>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/**
+ * A WAI-ARIA tree: one tab stop (roving tabindex); Up/Down move, Right opens a folder or enters
+ * it, Left closes it or goes to its folder, Home/End, Enter/Space select a file.
+ */
+function FileTree({
+  files,
+  selected,
+  onSelect,
+}: {
+  files: ChangedFile[];
+  selected: string | null;
+  onSelect: (path: string) => void;
+}) {
+  const tree = useMemo(() => buildTree(files), [files]);
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
+  const items = useMemo(() => visibleItems(tree, collapsed), [tree, collapsed]);
+  const [focusId, setFocusId] = useState<string | null>(selected);
+  const refs = useRef(new Map<string, HTMLDivElement>());
+  const active = items.some((i) => i.node.id === focusId) ? focusId : (items[0]?.node.id ?? null);
+
+  const focus = useCallback((id: string | undefined | null) => {
+    if (!id) return;
+    setFocusId(id);
+    refs.current.get(id)?.focus();
+  }, []);
+
+  const toggle = (id: string, open: boolean) =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (open) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const index = items.findIndex((i) => i.node.id === active);
+    const item = items[index];
+    if (!item) return;
+    const { node } = item;
+    let handled = true;
+    switch (e.key) {
+      case "ArrowDown":
+        focus(items[index + 1]?.node.id);
+        break;
+      case "ArrowUp":
+        focus(items[index - 1]?.node.id);
+        break;
+      case "Home":
+        focus(items[0]?.node.id);
+        break;
+      case "End":
+        focus(items.at(-1)?.node.id);
+        break;
+      case "ArrowRight":
+        if (node.kind === "folder") {
+          if (collapsed.has(node.id)) toggle(node.id, true);
+          else focus(node.children[0]?.id);
+        }
+        break;
+      case "ArrowLeft":
+        if (node.kind === "folder" && !collapsed.has(node.id)) toggle(node.id, false);
+        else focus(item.parentId);
+        break;
+      case "Enter":
+      case " ":
+        if (node.kind === "file") onSelect(node.file.path);
+        else toggle(node.id, collapsed.has(node.id));
+        break;
+      default:
+        handled = false;
+    }
+    if (handled) e.preventDefault();
+  };
+
+  return (
+    <div
+      role="tree"
+      aria-label={messages.diffFilesLabel}
+      onKeyDown={onKeyDown}
+      className="max-h-48 overflow-auto rounded-md border border-border p-1 text-sm md:max-h-[60vh]"
+      data-testid="changes-tree"
+    >
+      {items.map(({ node, depth }) => {
+        const isFolder = node.kind === "folder";
+        const open = isFolder && !collapsed.has(node.id);
+        const isSelected = !isFolder && node.file.path === selected;
+        return (
+          <div
+            key={node.id}
+            ref={(el) => {
+              if (el) refs.current.set(node.id, el);
+              else refs.current.delete(node.id);
+            }}
+            role="treeitem"
+            aria-level={depth + 1}
+            aria-expanded={isFolder ? open : undefined}
+            aria-selected={isFolder ? undefined : isSelected}
+            tabIndex={node.id === active ? 0 : -1}
+            data-path={isFolder ? undefined : node.file.path}
+            data-status={isFolder ? undefined : node.file.status}
+            onFocus={() => setFocusId(node.id)}
+            onClick={() => {
+              setFocusId(node.id);
+              if (isFolder) toggle(node.id, !open);
+              else onSelect(node.file.path);
+            }}
+            // Keys are handled once, on the tree (roving focus).
+            onKeyDown={() => undefined}
+            className={cn(
+              "flex cursor-pointer items-center gap-1.5 rounded-sm py-1 pr-2 outline-none select-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
+              isSelected && "bg-accent font-medium",
+            )}
+            style={{ paddingLeft: `${0.25 + depth * 0.875}rem` }}
+          >
+            {isFolder ? (
+              <>
+                <ChevronRightIcon
+                  aria-hidden
+                  className={cn("size-3.5 shrink-0 transition-transform", open && "rotate-90")}
+                />
+                <FolderIcon aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
+                <span className="min-w-0 truncate">{node.name}</span>
+              </>
+            ) : (
+              <>
+                <FileIcon aria-hidden className="ml-5 size-3.5 shrink-0 text-muted-foreground" />
+                <span
+                  className={cn("min-w-0 flex-1 truncate", node.file.status === "deleted" && "line-through")}
+                >
+                  {node.name}
+                </span>
+                <span
+                  className={cn("shrink-0 font-mono text-xs font-semibold", STATUS_COLOR[node.file.status])}
+                >
+                  <span aria-hidden>{STATUS_LETTER[node.file.status]}</span>
+                  <span className="sr-only">{STATUS_LABEL[node.file.status]}</span>
+                </span>
+              </>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function FileDiff({ file }: { file: ChangedFile }) {
+  const { rows, stats } = useMemo(() => {
+    const lines = diffLines(file.before, file.after);
+    return { rows: foldUnchanged(lines), stats: diffStats(lines) };
+  }, [file]);
+  return (
+    <section className="grid min-w-0 content-start gap-2" aria-label={file.path} data-testid="changes-diff">
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <h3 className="min-w-0 font-mono text-xs font-medium break-all">{file.path}</h3>
+        <p className="text-xs text-muted-foreground">
+          <span className={STATUS_COLOR[file.status]}>{STATUS_LABEL[file.status]}</span>
+          {" · "}
+          {fillTemplate(messages.diffLineStats, { added: stats.added, removed: stats.removed })}
+        </p>
+      </div>
+      {rows.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{messages.diffEmptyFile}</p>
+      ) : (
+        <div
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling diff is reached by keyboard to scroll it (long lines scroll sideways)
+          tabIndex={0}
+          className="max-h-[50vh] overflow-auto rounded-md border border-border font-mono text-xs focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none md:max-h-[60vh]"
+        >
+          <table className="w-full border-collapse">
+            <tbody>
+              {rows.map((row, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one diff never reorder
+                <DiffRowView key={i} row={row} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function DiffRowView({ row }: { row: DiffRow }) {
+  if (row.type === "skip") {
+    return (
+      <tr className="bg-muted text-muted-foreground">
+        <td colSpan={4} className="px-3 py-1 text-center">
+          {fillTemplate(messages.diffUnchangedLines, { n: row.count })}
+        </td>
+      </tr>
+    );
+  }
+  const oldLine = row.type === "added" ? "" : row.oldLine;
+  const newLine = row.type === "removed" ? "" : row.newLine;
+  return (
+    <tr
+      data-line={row.type}
+      className={cn(row.type === "added" && "bg-emerald-500/10", row.type === "removed" && "bg-red-500/10")}
+    >
+      <td className="w-px px-2 text-right text-muted-foreground tabular-nums select-none">{oldLine}</td>
+      <td className="w-px px-2 text-right text-muted-foreground tabular-nums select-none">{newLine}</td>
+      <td
+        className={cn(
+          "w-px pl-1 select-none",
+          row.type === "added" && "text-emerald-700 dark:text-emerald-400",
+          row.type === "removed" && "text-destructive",
+        )}
+      >
+        {row.type === "added" ? (
+          <>
+            <span aria-hidden>+</span>
+            <span className="sr-only">{messages.diffStatusAdded}</span>
+          </>
+        ) : row.type === "removed" ? (
+          <>
+            <span aria-hidden>-</span>
+            <span className="sr-only">{messages.diffStatusDeleted}</span>
+          </>
+        ) : null}
+      </td>
+      <td className="px-2 whitespace-pre">{row.text}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,234 @@
+"use client";
+
+import { BlocksIcon, DatabaseIcon, type LucideIcon, SettingsIcon, SparklesIcon } from "lucide-react";
+import { useSearchParams } from "next/navigation";
+import { type ReactNode, type Ref, useCallback, useMemo, useRef, useState } from "react";
+import type { MenuEntry, PanelName } from "@/components/editor/panel-menu";
+import { SaveConflictDialog } from "@/components/editor/save-conflict-dialog";
+import { SaveErrors } from "@/components/editor/save-status";
+import type { SaverView } from "@/components/editor/use-record-saver";
+import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
+import { VersionPreview } from "@/components/space/version-preview";
+import { Button } from "@/components/ui/button";
+import { messages } from "@/lib/messages";
+import type { PreviewIssue } from "@/lib/space/preview/types";
+import { cn } from "@/lib/utils";
+import type { ChatAssistantState } from "./chat-api";
+import { ChatAssistantControl } from "./chat-assistant-control";
+import { fixRequest, IssuesPanel } from "./issues-panel";
+import { SpaceChat } from "./space-chat";
+import { useSpaceChat } from "./use-space-chat";
+
+const icons: Partial<Record<PanelName, LucideIcon>> = {
+  details: BlocksIcon,
+  database: DatabaseIcon,
+  settings: SettingsIcon,
+};
+
+/**
+ * The editor of a space app: the App chat (spec 2 §2 "Chat view") beside the preview of the
+ * app's current version, or of the version being previewed. The menu of the space app (App
+ * details, Database, App settings) sits above the chat; an open panel takes the chat's place
+ * and the chat stays mounted under it, so an answer keeps streaming. Below 1024 px the toolbar's
+ * Preview toggle switches between the chat and the preview.
+ */
+export function SpaceEditorFrame({
+  appId,
+  isAdmin,
+  toolbar,
+  savers,
+  previewOnPhone,
+  panelRef,
+  panel,
+  menu,
+  onOpenPanel,
+  chatAssistant,
+}: {
+  appId: string;
+  isAdmin: boolean;
+  toolbar: ReactNode;
+  savers: readonly SaverView[];
+  previewOnPhone: boolean;
+  panelRef?: Ref<HTMLDivElement>;
+  /** The open panel, or null for the chat (the "main" panel of a space app). */
+  panel: ReactNode | null;
+  menu: MenuEntry[];
+  onOpenPanel: (panel: Exclude<PanelName, "main">) => void;
+  chatAssistant: ChatAssistantState | null;
+}) {
+  const params = useSearchParams();
+  const target = useMemo(
+    () => ({ messageId: params.get("messageId"), preview: params.get("preview") === "true" }),
+    [params],
+  );
+  const chat = useSpaceChat({ appId, target });
+  const [draft, setDraft] = useState("");
+  const composerRef = useRef<HTMLTextAreaElement>(null);
+  const [issues, setIssues] = useState<PreviewIssue[]>([]);
+
+  const onFix = useCallback((issue: PreviewIssue) => {
+    setDraft(fixRequest(issue));
+    requestAnimationFrame(() => composerRef.current?.focus());
+  }, []);
+
+  const previewing = chat.previewVersionId !== null;
+  // The whole conversation is loaded and no message made a version: the app has no files yet.
+  const noFilesYet =
+    !previewing &&
+    chat.phase === "ready" &&
+    !chat.hasMore &&
+    chat.currentVersionId === null &&
+    !chat.streaming;
+  return (
+    <div className="flex flex-1 flex-col lg:h-[calc(100dvh-3rem)] lg:min-h-0 lg:flex-none">
+      <div className="sticky top-12 z-[5] grid gap-2 border-b border-border bg-background px-4 py-2 lg:static">
+        {toolbar}
+        <SaveErrors savers={savers} />
+      </div>
+
+      <div className="flex-1 lg:grid lg:min-h-0 lg:grid-cols-[minmax(22rem,30rem)_minmax(0,1fr)] lg:grid-rows-[minmax(0,1fr)]">
+        <div
+          ref={panelRef}
+          className={cn(
+            "flex h-[calc(100dvh-9rem)] min-h-[26rem] min-w-0 flex-col lg:h-auto lg:min-h-0 lg:border-r lg:border-border",
+            previewOnPhone && "hidden lg:flex",
+            panel && "h-auto lg:overflow-y-auto",
+          )}
+        >
+          {panel ? (
+            <div className="grid min-w-0 content-start gap-4 p-4">{panel}</div>
+          ) : (
+            <div className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-2">
+              <SpaceMenu appId={appId} entries={menu} onOpen={onOpenPanel} />
+              <div className="ml-auto">
+                <ChatAssistantControl appId={appId} initial={chatAssistant} />
+              </div>
+            </div>
+          )}
+          <section
+            aria-label={messages.chatRegion}
+            className={cn("flex min-h-0 flex-1 flex-col", panel && "hidden")}
+          >
+            <SpaceChat
+              appId={appId}
+              isAdmin={isAdmin}
+              chat={chat}
+              draft={draft}
+              onDraft={setDraft}
+              composerRef={composerRef}
+            />
+          </section>
+        </div>
+
+        <section
+          aria-label={messages.chatPreviewTitle}
+          className={cn(
+            "relative flex-col lg:flex lg:min-h-0",
+            previewOnPhone ? "flex h-[calc(100dvh-9rem)] min-h-[26rem]" : "hidden",
+          )}
+        >
+          {previewing ? (
+            <div className="flex flex-wrap items-center gap-2 border-b border-border bg-muted/50 px-4 py-2 text-sm">
+              <span className="font-medium">{messages.chatPreviewingEarlier}</span>
+              <Button
+                size="sm"
+                variant="outline"
+                className="ml-auto"
+                onClick={() => chat.setPreviewVersionId(null)}
+              >
+                {messages.chatPreviewCurrent}
+              </Button>
+            </div>
+          ) : null}
+          <div className="relative min-h-0 flex-1">
+            {noFilesYet ? (
+              <p className="flex h-full items-center justify-center p-6 text-center text-sm text-muted-foreground">
+                {messages.chatPreviewEmpty}
+              </p>
+            ) : (
+              <VersionPreview
+                // The current files change with every answer, restore or revert: a new version, a new frame.
+                key={previewing ? chat.previewVersionId : `current-${chat.currentVersionId ?? "none"}`}
+                appId={appId}
+                versionId={chat.previewVersionId}
+                onIssues={setIssues}
+                className="h-full w-full"
+              />
+            )}
+            <IssuesPanel
+              issues={issues}
+              loading={chat.busy}
+              onFix={onFix}
+              className="absolute right-3 bottom-3 z-10"
+            />
+          </div>
+        </section>
+      </div>
+
+      {savers.map((saver) => (
+        <SaveConflictDialog key={saver.kind} saver={saver} />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The space app's panels (spec 2 §2: App details, Database, App settings) as a compact row above
+ * the chat; a disabled entry offers the upgrade that lifts it.
+ */
+function SpaceMenu({
+  appId,
+  entries,
+  onOpen,
+}: {
+  appId: string;
+  entries: MenuEntry[];
+  onOpen: (panel: Exclude<PanelName, "main">) => void;
+}) {
+  return (
+    <nav aria-label={messages.editorPanels}>
+      <ul className="flex flex-wrap gap-0.5">
+        {entries.map((entry) => {
+          if (entry.type === "link") return null;
+          const Icon = icons[entry.panel] ?? BlocksIcon;
+          if (entry.disabledReason) {
+            return (
+              <li key={entry.panel}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  data-panel={entry.panel}
+                  title={messages[entry.disabledReason]}
+                  onClick={() => entry.upgrade && openUpgradeDialog({ reason: "toolSettings", appId })}
+                  aria-disabled={!entry.upgrade || undefined}
+                  className="px-2 text-muted-foreground"
+                >
+                  {entry.upgrade ? (
+                    <SparklesIcon aria-hidden />
+                  ) : (
+                    <Icon aria-hidden className="max-sm:hidden" />
+                  )}
+                  {entry.label}
+                </Button>
+              </li>
+            );
+          }
+          return (
+            <li key={entry.panel}>
+              <Button
+                variant="ghost"
+                size="sm"
+                className="px-2"
+                data-panel={entry.panel}
+                onClick={() => onOpen(entry.panel)}
+              >
+                <Icon aria-hidden className="max-sm:hidden" />
+                {entry.label}
+              </Button>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

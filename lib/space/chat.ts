@@ -1,0 +1,196 @@
+import "server-only";
+import { isUniqueViolation } from "@/db/client";
+import { findChatMessage, insertChatMessage, listChatPage, updateChatMessage } from "@/db/queries/space";
+import type { App, ChatMessageStatus } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import { assertChatIdle, assertSpaceApp, currentHead, withSpaceLock } from "./commit";
+import type { FileChange, HistoryQuery } from "./schemas";
+import { applyFileChanges } from "./versions";
+import { type ChatMessageView, chatMessageView, type VersionSummary, versionSummary } from "./views";
+
+// The conversation of a space app: its history in pages (spec 2 §7), and the life of an answer
+// for the chat stream: started (refused while another is being written), written to, finished
+// with its changes applied as one version annotated on it, or failed.
+
+export type HistoryPage = { messages: ChatMessageView[]; hasMore: boolean };
+
+/**
+ * GET /api/apps/{appId}/chat/history?fromMessageId={id}&limit=50: the `limit` messages before
+ * `fromMessageId` (the latest without it), oldest first, and whether earlier ones exist.
+ */
+export async function listChatHistory(app: App, query: HistoryQuery): Promise<HistoryPage> {
+  assertSpaceApp(app);
+  let beforeSeq: number | null = null;
+  if (query.fromMessageId) {
+    const from = await findChatMessage(app.id, query.fromMessageId);
+    if (!from) throw new AppError("NOT_FOUND", "messageNotInHistory");
+    beforeSeq = from.seq;
+  }
+  const rows = await listChatPage(app.id, beforeSeq, query.limit + 1);
+  const page = rows.slice(0, query.limit).reverse();
+  return { messages: page.map((m) => chatMessageView(m, m.rating)), hasMore: rows.length > query.limit };
+}
+
+export type NewUserMessage = {
+  content: string;
+  parts?: unknown[];
+  attachments?: unknown[];
+  contextFiles?: unknown[] | null;
+};
+
+export type Exchange = { userMessage: ChatMessageView | null; answer: ChatMessageView };
+
+/**
+ * Starts an answer (and records the user message it answers, when there is one: a 'Let's keep
+ * going' continuation has none). Refused with 409 CHAT_BUSY while another answer of the app is
+ * being written, so two tabs never write two answers at once.
+ */
+export async function startExchange(
+  app: App,
+  accountId: string,
+  opts: { user?: NewUserMessage; discussMode?: boolean },
+): Promise<Exchange> {
+  assertSpaceApp(app);
+  try {
+    return await withSpaceLock(app.id, async (tx) => {
+      await assertChatIdle(tx, app.id);
+      const head = await currentHead(app.id, tx);
+      const discussMode = opts.discussMode ?? false;
+      const user = opts.user
+        ? await insertChatMessage(
+            {
+              appId: app.id,
+              role: "user",
+              status: "complete",
+              content: opts.user.content,
+              parts: opts.user.parts ?? [],
+              attachments: opts.user.attachments ?? [],
+              contextFiles: opts.user.contextFiles ?? null,
+              baseVersionId: head.versionId,
+              discussMode,
+              authorAccountId: accountId,
+            },
+            tx,
+          )
+        : null;
+      const answer = await insertChatMessage(
+        {
+          appId: app.id,
+          role: "assistant",
+          status: "streaming",
+          baseVersionId: head.versionId,
+          discussMode,
+          authorAccountId: accountId,
+        },
+        tx,
+      );
+      return { userMessage: user ? chatMessageView(user) : null, answer: chatMessageView(answer) };
+    });
+  } catch (err) {
+    // The database's own guard (one streaming answer per app), should a writer skip the lock.
+    if (isUniqueViolation(err)) throw new AppError("CONFLICT", "chatBusy", "CHAT_BUSY");
+    throw err;
+  }
+}
+
+/** Saves what an answer has so far (and tells the stale-answer check its server is alive); streaming answers only. */
+export async function saveAnswerProgress(
+  app: App,
+  messageId: string,
+  progress: { content?: string; parts?: unknown[]; actions?: unknown[] },
+): Promise<void> {
+  const m = await updateChatMessage(app.id, messageId, progress, undefined, { onlyStreaming: true });
+  if (!m) throw new AppError("CONFLICT", "chatAnswerNotStreaming", "NOT_STREAMING");
+}
+
+export type FinishedAnswer = {
+  status: Exclude<ChatMessageStatus, "streaming" | "failed">;
+  content: string;
+  parts?: unknown[];
+  actions?: unknown[];
+  usage?: Record<string, unknown> | null;
+  contextFiles?: unknown[] | null;
+  contextMetadata?: Record<string, unknown> | null;
+  /** The complete file actions of the answer, applied as one version. */
+  changes?: FileChange[];
+  userRequest?: string;
+  description?: string;
+};
+
+/**
+ * Ends an answer: its changes become one version annotated on it ("Every assistant message that
+ * changes files creates a version"), in the same transaction as the message. A change that
+ * cannot apply (a partial edit whose part is not there) throws and writes nothing: the caller
+ * then fails the answer.
+ */
+export async function finishAnswer(
+  app: App,
+  accountId: string,
+  messageId: string,
+  answer: FinishedAnswer,
+): Promise<{ message: ChatMessageView; version: VersionSummary | null }> {
+  assertSpaceApp(app);
+  return withSpaceLock(app.id, async (tx) => {
+    const m = await findChatMessage(app.id, messageId, tx);
+    if (m?.role !== "assistant") throw new AppError("NOT_FOUND", "chatMessageNotFound");
+    if (m.status !== "streaming" || m.removedAt) {
+      throw new AppError("CONFLICT", "chatAnswerNotStreaming", "NOT_STREAMING");
+    }
+    const version =
+      answer.changes && answer.changes.length > 0 && !m.discussMode
+        ? await applyFileChanges(
+            app.id,
+            answer.changes,
+            {
+              kind: "chat",
+              messageId: m.id,
+              accountId,
+              userRequest: answer.userRequest,
+              description: answer.description,
+            },
+            tx,
+          )
+        : null;
+    const updated = (await updateChatMessage(
+      app.id,
+      m.id,
+      {
+        status: answer.status,
+        content: answer.content,
+        parts: answer.parts ?? m.parts,
+        actions: answer.actions ?? m.actions,
+        usage: answer.usage ?? null,
+        contextFiles: answer.contextFiles ?? m.contextFiles,
+        contextMetadata: answer.contextMetadata ?? m.contextMetadata,
+        versionId: version?.id ?? null,
+      },
+      tx,
+    ))!;
+    return {
+      message: chatMessageView(updated),
+      version: version ? versionSummary(version, version.id) : null,
+    };
+  });
+}
+
+/** Fails a streaming answer ("annotation status failed offers retry"): nothing of it is applied. */
+export async function failAnswer(
+  app: App,
+  messageId: string,
+  failure: { error: string; content?: string; usage?: Record<string, unknown> | null },
+): Promise<ChatMessageView> {
+  const m = await updateChatMessage(
+    app.id,
+    messageId,
+    {
+      status: "failed",
+      error: failure.error,
+      ...(failure.content !== undefined ? { content: failure.content } : {}),
+      ...(failure.usage !== undefined ? { usage: failure.usage } : {}),
+    },
+    undefined,
+    { onlyStreaming: true },
+  );
+  if (!m) throw new AppError("CONFLICT", "chatAnswerNotStreaming", "NOT_STREAMING");
+  return chatMessageView(m);
+}

@@ -1,0 +1,79 @@
+import "server-only";
+import { findVersion, readBlobs } from "@/db/queries/space";
+import type { App } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+import { assertSpaceApp, currentHead, treeOf } from "@/lib/space/commit";
+import { buildPreview, isPreviewFile, type PreviewBuild } from "./build";
+import { previewKey, withPreviewCache } from "./cache";
+import { newNonce, previewHeaders, previewHtml, previewOrigin } from "./document";
+import { signPreviewToken, verifyPreviewToken } from "./token";
+import type { PreviewAnswer } from "./types";
+import { previewVendor } from "./vendor";
+
+// The preview of a space app version: its build (cached by its files), the signed link the
+// editor frames, and the document that link opens.
+
+/** A version's build, from the cache when the same files were built before. */
+export async function buildVersionPreview(
+  appId: string,
+  versionId: string,
+): Promise<{ build: PreviewBuild; cached: boolean }> {
+  const tree = new Map([...(await treeOf(appId, versionId))].filter(([p]) => isPreviewFile(p)));
+  return withPreviewCache(previewKey(tree), async () => {
+    const contents = await readBlobs(appId, [...new Set(tree.values())]);
+    const files = new Map([...tree].map(([p, hash]) => [p, contents.get(hash) ?? ""]));
+    return buildPreview(files);
+  });
+}
+
+/** Where the document of a version is, on the preview origin when there is one. */
+export function previewDocumentPath(appId: string, versionId: string, token: string): string {
+  return `/api/apps/${appId}/versions/${versionId}/preview/document?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * GET /api/apps/{appId}/versions/{versionId}/preview: builds the version (or the current one)
+ * and answers a short-lived link to its sandboxed document, with the build's errors.
+ */
+export async function openVersionPreview(app: App, versionParam: string): Promise<PreviewAnswer> {
+  assertSpaceApp(app);
+  const versionId = versionParam === "current" ? (await currentHead(app.id)).versionId : versionParam;
+  if (!versionId) throw new AppError("NOT_FOUND", "previewNoFiles", "NO_VERSION");
+  const version = await findVersion(app.id, versionId);
+  if (!version) throw new AppError("NOT_FOUND", "versionNotFound");
+  const [{ build, cached }] = await Promise.all([buildVersionPreview(app.id, version.id), previewVendor()]);
+  const { token, expiresAt } = await signPreviewToken({ appId: app.id, versionId: version.id });
+  return {
+    url: `${previewOrigin() ?? ""}${previewDocumentPath(app.id, version.id, token)}`,
+    expiresAt: expiresAt.toISOString(),
+    versionId: version.id,
+    versionNumber: version.number,
+    build: { ok: build.ok, cached, issues: build.issues },
+  };
+}
+
+/**
+ * GET .../preview/document?token=: the preview itself, opened by the signed token of this app
+ * and version alone (no session is read). Errors are JSON with the same sandboxing headers.
+ */
+export async function servePreviewDocument(appId: string, versionId: string, token: string | null) {
+  const nonce = newNonce();
+  try {
+    await verifyPreviewToken(token, { appId, versionId });
+    const version = await findVersion(appId, versionId);
+    if (!version) throw new AppError("NOT_FOUND", "versionNotFound");
+    const [{ build }, vendor] = await Promise.all([buildVersionPreview(appId, versionId), previewVendor()]);
+    const title = fillTemplate(messages.previewFrameTitle, { number: version.number });
+    return new Response(previewHtml(build, vendor.js, nonce, title), {
+      headers: previewHeaders(nonce, "text/html; charset=utf-8"),
+    });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return Response.json(
+      { error: { code: err.code, message: err.message } },
+      { status: err.status, headers: previewHeaders(nonce, "application/json") },
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import "server-only";
+import { AppError } from "@/lib/api/errors";
+import { PREVIEW_TOKEN_TTL_S } from "@/lib/constants";
+import { signedTokens } from "@/lib/security/signed-token";
+
+// The short-lived link of a version's preview. The preview document is opened by this token
+// alone, never by the builder's session: it names one version of one app, is signed by us for a
+// few minutes, and the document route checks it names the app and version of its path, so a
+// link for app A opens nothing of app B.
+
+const tokens = signedTokens({
+  audience: "builder:space-preview",
+  salt: "space-preview",
+  info: "builder space preview link v1",
+});
+
+export type PreviewClaims = { appId: string; versionId: string };
+
+export async function signPreviewToken(
+  claims: PreviewClaims,
+  ttlSeconds: number = PREVIEW_TOKEN_TTL_S,
+): Promise<{ token: string; expiresAt: Date }> {
+  return tokens.sign({ app: claims.appId, ver: claims.versionId }, ttlSeconds);
+}
+
+/** The token's claims, when it is ours, unexpired, and for exactly this app and version. */
+export async function verifyPreviewToken(token: string | null, expected: PreviewClaims): Promise<void> {
+  if (!token) throw new AppError("FORBIDDEN", "previewLinkInvalid", "PREVIEW_LINK_INVALID");
+  const verdict = await tokens.verify(token);
+  if (!verdict.ok && verdict.expired) {
+    throw new AppError("FORBIDDEN", "previewLinkExpired", "PREVIEW_LINK_EXPIRED");
+  }
+  if (!verdict.ok || verdict.payload.app !== expected.appId || verdict.payload.ver !== expected.versionId) {
+    throw new AppError("FORBIDDEN", "previewLinkInvalid", "PREVIEW_LINK_INVALID");
+  }
+}

@@ -1,0 +1,146 @@
+import "server-only";
+import { db, type Executor } from "@/db/client";
+import {
+  countVersions,
+  countVersionsBetween,
+  findVersion,
+  listLatestVersions,
+  listVersionChanges,
+  type NewBlob,
+  readBlobs,
+} from "@/db/queries/space";
+import type { App, FileChangeStatus, Version } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import {
+  assertSpaceApp,
+  type CommitMeta,
+  commitTree,
+  currentHead,
+  currentTree,
+  type Locked,
+  treeOf,
+  withSpaceLock,
+} from "./commit";
+import { type AppFileItem, applyChanges, fileItem, hashContent } from "./files";
+import type { FileChange } from "./schemas";
+import { type VersionSummary, versionSummary } from "./views";
+
+// Versions of a space app: applying changes (a version of only what changed), reading any
+// version's files, and the version list of spec 2 §7.
+
+export type ApplyOptions = Omit<CommitMeta, "always" | "restoredFromId"> & {
+  /** The revision of the files the changes were made against; another one is refused (409). */
+  expectedRevision?: number;
+};
+
+/**
+ * Applies changes under the app's lock and returns the version they made (null when they changed
+ * nothing). Runs inside `tx` when given (it must hold the lock), else in a transaction of its own.
+ */
+export async function applyFileChanges(
+  appId: string,
+  changes: FileChange[],
+  opts: ApplyOptions,
+  tx?: Locked,
+): Promise<Version | null> {
+  if (!tx) return withSpaceLock(appId, (locked) => applyFileChanges(appId, changes, opts, locked));
+  const head = await currentHead(appId, tx);
+  if (opts.expectedRevision !== undefined && head.revision !== opts.expectedRevision) {
+    throw new AppError("CONFLICT", "spaceStateMoved", "STATE_MOVED");
+  }
+  const before = await currentTree(appId, tx);
+  // Partial edits read the files they change; nothing else reads contents.
+  const read = changes.flatMap((c) =>
+    c.type === "partial_edit" && before.has(c.path) ? [before.get(c.path)!] : [],
+  );
+  const contents = await readBlobs(appId, read, tx);
+  const result = applyChanges(new Set(before.keys()), changes, (path) => contents.get(before.get(path)!));
+  const target = new Map(before);
+  const blobs: NewBlob[] = [];
+  for (const [path, content] of result) {
+    if (content === null) {
+      target.delete(path);
+      continue;
+    }
+    const hash = hashContent(content);
+    target.set(path, hash);
+    if (before.get(path) !== hash) blobs.push({ hash, content, size: Buffer.byteLength(content, "utf8") });
+  }
+  return commitTree(tx, appId, target, blobs, opts, { head, from: before });
+}
+
+/** The files of a tree with their contents, by path. */
+export async function filesOf(
+  appId: string,
+  tree: Map<string, string>,
+  ex: Executor = db(),
+): Promise<AppFileItem[]> {
+  const contents = await readBlobs(appId, [...tree.values()], ex);
+  return [...tree]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, hash]) => fileItem(path, contents.get(hash) ?? ""));
+}
+
+/** The app's current files. */
+export async function readCurrentFiles(app: App): Promise<AppFileItem[]> {
+  assertSpaceApp(app);
+  return filesOf(app.id, await currentTree(app.id));
+}
+
+export type VersionList = {
+  /** The latest versions, newest first. */
+  versions: VersionSummary[];
+  /** The current version (also in `versions` when it is one of the latest); null before the first. */
+  current: VersionSummary | null;
+  /** "the latest 10 plus the current one with an intermediate count": versions between the two. */
+  intermediateCount: number;
+  total: number;
+};
+
+/** GET /api/apps/{id}/versions: "the latest 10 plus the current one with an intermediate count" (spec 2 §7). */
+export async function listAppVersions(app: App, limit: number): Promise<VersionList> {
+  assertSpaceApp(app);
+  const [latest, head, total] = await Promise.all([
+    listLatestVersions(app.id, limit),
+    currentHead(app.id),
+    countVersions(app.id),
+  ]);
+  const currentId = head.versionId;
+  let current = latest.find((v) => v.id === currentId);
+  let intermediateCount = 0;
+  if (currentId && !current) {
+    current = await findVersion(app.id, currentId);
+    const oldestShown = latest.at(-1)!.number;
+    if (current) intermediateCount = await countVersionsBetween(app.id, current.number, oldestShown);
+  }
+  return {
+    versions: latest.map((v) => versionSummary(v, currentId)),
+    current: current ? versionSummary(current, currentId) : null,
+    intermediateCount,
+    total,
+  };
+}
+
+export type VersionDetail = {
+  version: VersionSummary;
+  files: AppFileItem[];
+  /** "Diff entry: path, status (added, modified, deleted)" against the version it was made from. */
+  changes: { path: string; status: FileChangeStatus }[];
+};
+
+/** GET /api/apps/{id}/versions/{versionId}: the version's files and metadata. */
+export async function getVersionDetail(app: App, versionId: string): Promise<VersionDetail> {
+  assertSpaceApp(app);
+  const version = await findVersion(app.id, versionId);
+  if (!version) throw new AppError("NOT_FOUND", "versionNotFound");
+  const [tree, head, changes] = await Promise.all([
+    treeOf(app.id, version.id),
+    currentHead(app.id),
+    listVersionChanges(app.id, version.id),
+  ]);
+  return {
+    version: versionSummary(version, head.versionId),
+    files: await filesOf(app.id, tree),
+    changes: changes.map((c) => ({ path: c.path, status: c.change! })),
+  };
+}

@@ -1,0 +1,117 @@
+import type {
+  ChatMessage,
+  ChatMessageKind,
+  ChatMessageStatus,
+  Rating,
+  Version,
+  VersionKind,
+} from "@/db/schema";
+
+// What the space routes answer: versions and chat messages in the shapes of spec 2 §3.
+
+/** "Version: id, timestamp or createdAt, messageId, content, userRequest, description, files, metadata" (spec 2 §3). */
+export type VersionSummary = {
+  id: string;
+  number: number;
+  kind: VersionKind;
+  createdAt: string;
+  timestamp: number;
+  messageId: string | null;
+  parentId: string | null;
+  userRequest: string;
+  description: string;
+  fileCount: number;
+  isCurrent: boolean;
+  /** added, modified, deleted: how many files changed; restoredFromVersionId for a restore or undo. */
+  metadata: Record<string, unknown>;
+};
+
+export function versionSummary(v: Version, currentId: string | null): VersionSummary {
+  return {
+    id: v.id,
+    number: v.number,
+    kind: v.kind,
+    createdAt: v.createdAt.toISOString(),
+    timestamp: v.createdAt.getTime(),
+    messageId: v.messageId,
+    parentId: v.parentId,
+    userRequest: v.userRequest,
+    description: v.description,
+    fileCount: v.fileCount,
+    isCurrent: v.id === currentId,
+    metadata: v.metadata,
+  };
+}
+
+export type RatingView = { score: number; feedback: string[]; comment: string | null; createdAt: string };
+
+/** "systemActionInfo (type autofix, restore or undo_restore; restoredVersionDate; revertedFromMessageId)" */
+export type SystemActionInfo = {
+  type: "autofix" | "restore" | "undo_restore";
+  restoredVersionDate?: string | null;
+  revertedFromMessageId?: string;
+  restoredVersionId?: string | null;
+};
+
+/**
+ * "annotations[0] with versionId, status (failed marks an error), usage, rating, contextFiles,
+ * contextMetadata, systemActionInfo, discussModeMetadata" (spec 2 §3).
+ */
+export type MessageAnnotation = {
+  versionId: string | null;
+  status: ChatMessageStatus;
+  usage: Record<string, unknown> | null;
+  rating: RatingView | null;
+  contextFiles: unknown[] | null;
+  contextMetadata: Record<string, unknown> | null;
+  systemActionInfo: SystemActionInfo | null;
+  discussModeMetadata: { isDiscussMode: boolean };
+};
+
+/** "Chat message: id, role, content, parts, experimental_attachments, ..., createdAt, annotations[0]" */
+export type ChatMessageView = {
+  id: string;
+  role: "user" | "assistant";
+  kind: ChatMessageKind;
+  content: string;
+  parts: unknown[];
+  experimental_attachments: unknown[];
+  /** The chat actions of an answer (spec 2 §3). */
+  actions: unknown[];
+  /** Why a failed answer failed, when known. */
+  error: string | null;
+  createdAt: string;
+  annotations: [MessageAnnotation];
+};
+
+export function ratingView(r: Rating | null): RatingView | null {
+  return r
+    ? { score: r.score, feedback: r.feedback, comment: r.comment, createdAt: r.createdAt.toISOString() }
+    : null;
+}
+
+export function chatMessageView(m: ChatMessage, rating: Rating | null = null): ChatMessageView {
+  return {
+    id: m.id,
+    role: m.role,
+    kind: m.kind,
+    content: m.content,
+    parts: m.parts,
+    experimental_attachments: m.attachments,
+    actions: m.actions,
+    error: m.error,
+    createdAt: m.createdAt.toISOString(),
+    annotations: [
+      {
+        versionId: m.versionId,
+        status: m.status,
+        usage: m.usage ?? null,
+        rating: ratingView(rating),
+        contextFiles: m.contextFiles ?? null,
+        contextMetadata: m.contextMetadata ?? null,
+        systemActionInfo: (m.systemAction as SystemActionInfo | null) ?? null,
+        discussModeMetadata: { isDiscussMode: m.discussMode },
+      },
+    ],
+  };
+}

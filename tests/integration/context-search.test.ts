@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/db/client";
+import { insertApp } from "@/db/queries/apps";
+import { CHUNK_CANDIDATES_MAX, setContextItemStatus } from "@/db/queries/context";
+import { contextChunks, contextItems } from "@/db/schema";
+import { retrieveChunks } from "@/lib/context/retrieve";
+import { createBuilder } from "../support/factories";
+
+// Full-text retrieval (lib/context/retrieve.ts): ranked by ts_rank among at most
+// CHUNK_CANDIDATES_MAX matching chunks of the app's synced items. Chunks are written straight to
+// the table (the trigger computes their tsvector, as for an ingested source).
+
+type Builder = Awaited<ReturnType<typeof createBuilder>>;
+const newApp = (b: Builder) => insertApp({ ownerAccountId: b.account.accountId, header: "Search app" });
+
+async function item(appId: string, name: string, texts: string[]) {
+  const [row] = await db()
+    .insert(contextItems)
+    .values({ appId, name, type: "txt", source: "local files", status: "synced", size: 1 })
+    .returning();
+  for (let start = 0; start < texts.length; start += 500) {
+    await db()
+      .insert(contextChunks)
+      .values(
+        texts
+          .slice(start, start + 500)
+          .map((text, j) => ({ itemId: row!.id, appId, position: start + j, text })),
+      );
+  }
+  return row!;
+}
+
+const FILLER = "Orders ship within two days from our warehouse in Lyon.";
+const ranksDescending = (ranks: number[]) => ranks.every((r, i) => i === 0 || ranks[i - 1]! >= r);
+
+describe("retrieveChunks", () => {
+  it("only the app's synced chunks compete for the candidates, however many others match", async () => {
+    const b = await createBuilder({ plan: "explorer" });
+    const app = await newApp(b);
+    const otherApp = await newApp(b);
+    // Written first, so they come first in storage order: a re-ingestion under way (Syncing...)
+    // and another app, each with more matching chunks than the cap.
+    const many = Array.from(
+      { length: CHUNK_CANDIDATES_MAX + 100 },
+      (_, i) => `Draft ${i}: the teapot collection.`,
+    );
+    const draft = await item(app.id, "Draft.pdf", many);
+    await setContextItemStatus(draft.id, "running");
+    await item(otherApp.id, "Other.pdf", many);
+    const doc = await item(app.id, "Catalogue.pdf", [
+      "Page 1: our teapot.",
+      FILLER,
+      "Page 3: a teapot again.",
+    ]);
+    const found = await retrieveChunks(app.id, "teapot", 10);
+    expect(found.map((c) => [c.itemId, c.position])).toEqual(
+      expect.arrayContaining([
+        [doc.id, 0],
+        [doc.id, 2],
+      ]),
+    );
+    expect(found).toHaveLength(2);
+  });
+
+  it("fewer matches than the cap: every one is ranked, the best first wherever it is stored", async () => {
+    const b = await createBuilder({ plan: "explorer" });
+    const app = await newApp(b);
+    const texts = [
+      ...Array.from({ length: 40 }, (_, i) => `${FILLER} Chunk ${i} mentions a refund once.`),
+      ...Array.from({ length: 40 }, () => FILLER),
+      "Refund policy: a refund is due within 14 days; ask for your refund at the desk.",
+    ];
+    const doc = await item(app.id, "Policies.pdf", texts);
+    const found = await retrieveChunks(app.id, "refund", 5);
+    expect(found).toHaveLength(5);
+    expect(found[0]).toMatchObject({ itemId: doc.id, itemName: "Policies.pdf", position: texts.length - 1 });
+    for (const c of found) expect(c.text.toLowerCase()).toContain("refund");
+    expect(ranksDescending(found.map((c) => c.rank))).toBe(true);
+    expect(found[0]!.rank).toBeGreaterThan(found[1]!.rank);
+  });
+
+  it("more matches than the cap: the limit holds, each chunk matches every word, best first", async () => {
+    const b = await createBuilder({ plan: "explorer" });
+    const app = await newApp(b);
+    const n = CHUNK_CANDIDATES_MAX + 150;
+    // One refund mention in most chunks, three in every seventh: the candidates hold both.
+    const texts = Array.from({ length: n }, (_, i) =>
+      i % 7 === 3
+        ? `Delivery note ${i}: refund, refund and refund for the late parcel.`
+        : `Delivery note ${i}: refund for the late parcel${i % 2 ? "" : " and the damaged box"}.`,
+    );
+    await item(app.id, "Notes.txt", texts);
+    const found = await retrieveChunks(app.id, "refund damaged", 10);
+    expect(found).toHaveLength(10);
+    for (const c of found) expect(c.text).toMatch(/refund.*damaged/);
+    expect(ranksDescending(found.map((c) => c.rank))).toBe(true);
+    const best = await retrieveChunks(app.id, "refund", 10);
+    expect(best).toHaveLength(10);
+    // The three-mention chunks outrank the others among the candidates.
+    for (const c of best) expect(c.text).toContain("refund, refund and refund");
+  });
+});

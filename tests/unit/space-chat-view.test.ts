@@ -1,0 +1,250 @@
+import { describe, expect, it } from "vitest";
+import {
+  actionStatus,
+  canUndoRestore,
+  countLaterMessages,
+  currentVersionId,
+  lastUserMessageId,
+  prependPage,
+  questionOf,
+  segmentsOf,
+  upsertMessages,
+} from "@/components/space/chat/conversation";
+import { initialIssues, issueKey, issuesReducer, visibleIssues } from "@/components/space/chat/issues-state";
+import { liveView, refusalOf, type SpaceUIMessage } from "@/components/space/chat/live-message";
+import type { PreviewIssue } from "@/lib/space/preview/types";
+import type { ChatMessageView, MessageAnnotation } from "@/lib/space/views";
+
+// The rules of the space app chat view that need no browser (components/space/chat): the
+// current version, retry and undo eligibility, revert counts, pages of history, the order of
+// prose and actions, the streamed answer read as a stored one, and the issues panel of spec 2 §4.
+
+let seq = 0;
+function msg(
+  role: "user" | "assistant",
+  over: Partial<ChatMessageView> = {},
+  ann: Partial<MessageAnnotation> = {},
+): ChatMessageView {
+  seq += 1;
+  return {
+    id: `m${seq}`,
+    role,
+    kind: "message",
+    content: `message ${seq}`,
+    parts: [],
+    experimental_attachments: [],
+    actions: [],
+    error: null,
+    createdAt: new Date(2026, 0, 1, 0, seq).toISOString(),
+    ...over,
+    annotations: [
+      {
+        versionId: null,
+        status: "complete",
+        usage: null,
+        rating: null,
+        contextFiles: null,
+        contextMetadata: null,
+        systemActionInfo: null,
+        discussModeMetadata: { isDiscussMode: false },
+        ...ann,
+      },
+    ],
+  };
+}
+
+describe("conversation rules", () => {
+  it("the current version is the last message's that made one", () => {
+    const list = [msg("user"), msg("assistant", {}, { versionId: "v1" }), msg("user"), msg("assistant")];
+    expect(currentVersionId(list)).toBe("v1");
+    list.push(msg("assistant", { kind: "restore" }, { versionId: "v3" }));
+    expect(currentVersionId(list)).toBe("v3");
+    expect(currentVersionId([])).toBeNull();
+  });
+
+  it("a revert removes the messages after the one reverted to", () => {
+    const list = [msg("user"), msg("assistant"), msg("user"), msg("assistant")];
+    expect(countLaterMessages(list, list[1]!.id)).toBe(2);
+    expect(countLaterMessages(list, list[3]!.id)).toBe(0);
+    expect(countLaterMessages(list, "unknown")).toBe(0);
+  });
+
+  it("retry applies to the last user message only", () => {
+    const u1 = msg("user");
+    const a1 = msg("assistant", {}, { status: "failed" });
+    const u2 = msg("user");
+    const a2 = msg("assistant", {}, { status: "failed" });
+    const list = [u1, a1, u2, a2];
+    expect(lastUserMessageId(list)).toBe(u2.id);
+    expect(questionOf(list, a2.id)).toBe(u2.id);
+    // The earlier failure answers u1, which is not the last user message: 'You can only retry the last message.'
+    expect(questionOf(list, a1.id)).toBe(u1.id);
+  });
+
+  it("a restore can be undone while its version is current and no undo of it exists", () => {
+    const answer = msg("assistant", {}, { versionId: "v1" });
+    const restore = msg(
+      "assistant",
+      { kind: "restore" },
+      { versionId: "v2", systemActionInfo: { type: "restore", revertedFromMessageId: answer.id } },
+    );
+    const list = [msg("user"), answer, restore];
+    expect(canUndoRestore(list, restore)).toBe(true);
+    expect(canUndoRestore(list, answer)).toBe(false);
+    const undo = msg(
+      "assistant",
+      { kind: "undo_restore" },
+      { versionId: "v3", systemActionInfo: { type: "undo_restore", revertedFromMessageId: restore.id } },
+    );
+    expect(canUndoRestore([...list, undo], restore)).toBe(false);
+    // Changed after the restore: stale, the server would refuse (RESTORE_STALE).
+    expect(canUndoRestore([...list, msg("user"), msg("assistant", {}, { versionId: "v4" })], restore)).toBe(
+      false,
+    );
+  });
+
+  it("joins pages without repeating a message and replaces known ones in place", () => {
+    const [a, b, c] = [msg("user"), msg("assistant"), msg("user")];
+    expect(prependPage([b, c], [a, b]).map((m) => m.id)).toEqual([a.id, b.id, c.id]);
+    const b2 = { ...b, content: "rated" };
+    const d = msg("assistant");
+    expect(upsertMessages([a, b, c], [b2, d]).map((m) => m.content)).toEqual([
+      a.content,
+      "rated",
+      c.content,
+      d.content,
+    ]);
+  });
+
+  it("shows prose and actions in the order written, or text then actions for messages stored without parts", () => {
+    const action = { id: "x:0", type: "add_file", title: "Creating a", file: "a", content: "1" };
+    const streamed = msg("assistant", {
+      parts: [
+        { type: "text", text: "First" },
+        { type: "data-action", id: "x:0", data: action },
+        { type: "text", text: "  " },
+        { type: "text", text: "Then" },
+      ],
+    });
+    expect(segmentsOf(streamed).map((s) => (s.kind === "text" ? s.text : s.action.file))).toEqual([
+      "First",
+      "a",
+      "Then",
+    ]);
+    const seeded = msg("assistant", {
+      content: "Done",
+      actions: [{ type: "delete_file", file: "b" }, "junk"],
+    });
+    expect(segmentsOf(seeded).map((s) => (s.kind === "text" ? s.text : s.action.type))).toEqual([
+      "Done",
+      "delete_file",
+    ]);
+  });
+
+  it("an action still open when its answer ended is incomplete", () => {
+    expect(actionStatus({ type: "add_file", status: "streaming" }, true)).toBe("streaming");
+    expect(actionStatus({ type: "add_file", status: "streaming" }, false)).toBe("incomplete");
+    expect(actionStatus({ type: "add_file", isComplete: true }, false)).toBe("complete");
+    expect(actionStatus({ type: "add_file", isTruncated: true }, false)).toBe("truncated");
+  });
+});
+
+describe("the streamed answer", () => {
+  it("reads as the stored message it becomes", () => {
+    const action = {
+      id: "srv-a:0",
+      type: "add_file" as const,
+      title: "Creating pages/Home.jsx",
+      file: "pages/Home.jsx",
+      name: null,
+      content: "x",
+      status: "complete" as const,
+      isComplete: true,
+      isTruncated: false,
+      applied: true,
+    };
+    const answer: SpaceUIMessage = {
+      id: "client-1",
+      role: "assistant",
+      metadata: {
+        messageId: "srv-a",
+        userMessageId: "srv-u",
+        removedMessageIds: [],
+        status: "complete",
+        versionId: "v9",
+        discussMode: false,
+      },
+      parts: [
+        { type: "text", text: "Here." },
+        { type: "data-action", id: "srv-a:0", data: action },
+      ],
+    };
+    const view = liveView(answer, answer.metadata, "2026-01-01T00:00:00.000Z");
+    expect(view.id).toBe("srv-a");
+    expect(view.content).toBe("Here.");
+    expect(view.actions).toEqual([action]);
+    expect(view.annotations[0]).toMatchObject({ versionId: "v9", status: "complete" });
+    const question: SpaceUIMessage = { id: "client-0", role: "user", parts: [{ type: "text", text: "Hi" }] };
+    expect(liveView(question, answer.metadata, "").id).toBe("srv-u");
+  });
+
+  it("reads the route's refusal from a failed request", () => {
+    const err = { responseBody: JSON.stringify({ error: { code: "CHAT_BUSY", message: "Wait" } }) };
+    expect(refusalOf(err)).toEqual({ code: "CHAT_BUSY", message: "Wait" });
+    expect(refusalOf({ responseBody: "<html>" })).toBeNull();
+    expect(refusalOf(new Error("network"))).toBeNull();
+  });
+});
+
+describe("issues panel (spec 2 §4)", () => {
+  const issue = (title: string): PreviewIssue => ({
+    title,
+    details: "",
+    componentName: "Home",
+    source: "runtime",
+  });
+
+  it("auto-expands when the error count changes", () => {
+    let s = issuesReducer(initialIssues, { type: "issues", issues: [issue("a")] });
+    expect(s.expanded).toBe(true);
+    s = issuesReducer(s, { type: "toggle" });
+    expect(s.expanded).toBe(false);
+    // The same count again: stays minimized.
+    s = issuesReducer(s, { type: "issues", issues: [issue("b")] });
+    expect(s.expanded).toBe(false);
+    s = issuesReducer(s, { type: "issues", issues: [issue("b"), issue("c")] });
+    expect(s.expanded).toBe(true);
+  });
+
+  it("minimizes when the last issue is suppressed, and keeps it hidden while it is reported", () => {
+    let s = issuesReducer(initialIssues, { type: "issues", issues: [issue("a"), issue("b")] });
+    s = issuesReducer(s, { type: "suppress", key: issueKey(issue("a")) });
+    expect(s.expanded).toBe(true);
+    s = issuesReducer(s, { type: "suppress", key: issueKey(issue("b")) });
+    expect(s.expanded).toBe(false);
+    expect(visibleIssues(s)).toEqual([]);
+    expect(s.fixed).toBe(false);
+    s = issuesReducer(s, { type: "issues", issues: [issue("a"), issue("b")] });
+    expect(visibleIssues(s)).toEqual([]);
+  });
+
+  it("clears after a fix: shown as fixed until settled, then minimized with dismissals forgotten", () => {
+    let s = issuesReducer(initialIssues, { type: "issues", issues: [issue("a"), issue("b")] });
+    s = issuesReducer(s, { type: "suppress", key: issueKey(issue("a")) });
+    s = issuesReducer(s, { type: "issues", issues: [] });
+    expect(s.fixed).toBe(true);
+    s = issuesReducer(s, { type: "settle" });
+    expect(s).toMatchObject({ fixed: false, expanded: false, suppressed: [] });
+    // A new error after the fix expands again.
+    s = issuesReducer(s, { type: "issues", issues: [issue("a")] });
+    expect(s.expanded).toBe(true);
+  });
+
+  it("a new issue during the minimize delay cancels the fix", () => {
+    let s = issuesReducer(initialIssues, { type: "issues", issues: [issue("a")] });
+    s = issuesReducer(s, { type: "issues", issues: [] });
+    s = issuesReducer(s, { type: "issues", issues: [issue("c")] });
+    expect(s.fixed).toBe(false);
+    expect(issuesReducer(s, { type: "settle" })).toBe(s);
+  });
+});
