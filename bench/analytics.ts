@@ -1,15 +1,13 @@
 import crypto from "node:crypto";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { closeDb, db, pool } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
+import { db, pool } from "@/db/client";
 import { insertAccountIfMissing } from "@/db/queries/accounts";
 import { insertApp } from "@/db/queries/apps";
 import { insertUser } from "@/db/queries/users";
 import type { App } from "@/db/schema";
 import { getAppAnalytics } from "@/lib/analytics/analytics";
 import { addDays, lastDays, todayUtc } from "@/lib/analytics/range";
-import { adminQuery, type LocalDb, startLocalPostgres } from "../scripts/local-db";
+import { withScratchDb } from "./scratch-db";
 import { median, percentile } from "./stats";
 
 // The analytics benchmark (issue 10), figures only, never pass/fail, each against baselines
@@ -39,7 +37,6 @@ const TOOLS = 5;
 const OTHER_RUNS = 200_000;
 const BATCH = 100_000;
 const P95_GOAL_MS = 100;
-const PG_PORT = 54359;
 const DB_NAME = "bench_analytics";
 
 const log = (line = "") => console.log(line);
@@ -273,23 +270,7 @@ async function run() {
 }
 
 async function main() {
-  let local: LocalDb | undefined;
-  if (!process.env.DATABASE_URL) {
-    local = await startLocalPostgres(path.resolve(".data/bench-postgres"), PG_PORT);
-    await adminQuery(local.adminUrl, `DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-    await adminQuery(local.adminUrl, `CREATE DATABASE "${DB_NAME}"`);
-    process.env.DATABASE_URL = local.urlFor(DB_NAME);
-    await migrateDatabase(process.env.DATABASE_URL);
-  }
-  try {
-    await run();
-  } finally {
-    await closeDb();
-    if (local) {
-      await adminQuery(local.adminUrl, `DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-      await local.stop();
-    }
-  }
+  await withScratchDb(DB_NAME, run);
 }
 
 main().catch((err) => {

@@ -18,7 +18,7 @@ export function randomFrom(seed: number): () => number {
 
 const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
-/** English words that fill any text, most frequent first (with 'simple' search they are not dropped). */
+/** English words that fill any text, most frequent first (stop words: search drops them, migration 0017). */
 export const FUNCTION_WORDS = (
   "the of and to a in is for that it on with as are be this by or at from you your we our can " +
   "an will not all if which has more their one when each they was have any may after before " +

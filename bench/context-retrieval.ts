@@ -10,8 +10,8 @@ import { CONTENT_WORDS, FUNCTION_WORDS, randomFrom, tailWords } from "./context-
 // context_chunks by SQL (an ingestion of that much would take the run's whole budget), then the
 // queries of a tool's users through lib/context/retrieve.ts, as a run will call it.
 //
-// The text: sentences made of English function words (the, of, for...: most of every text, kept
-// by the 'simple' configuration), a business vocabulary (order, refund, headphones...) and a long
+// The text: sentences made of English function words (the, of, for...: most of every text, and
+// dropped from the index as stop words by the app_search configuration, migration 0017), a business vocabulary (order, refund, headphones...) and a long
 // tail of rare words (names, models). So a common word matches a large share of the chunks and
 // ranking has work to do, as in a real corpus. A chunk is three sentences, about 220 characters:
 // shorter than the 1000 of a real one, to keep the fill near half a minute on 2 cores. Real chunks
@@ -56,17 +56,14 @@ async function createSentences(client: pg.PoolClient) {
     kinds.map((k) => k.length),
   );
   await client.query("ALTER TABLE bench_sentences ADD PRIMARY KEY (s)");
-  // Each sentence's tsvector, once: a chunk's is the concatenation of its sentences' (|| shifts
-  // the right one's positions past the left's), the very value to_tsvector('simple') gives the
-  // joined text; fillCorpus checks that on a sample.
-  await client.query("ALTER TABLE bench_sentences ADD COLUMN tsv tsvector");
-  await client.query("UPDATE bench_sentences SET tsv = to_tsvector('simple', txt)");
 }
 
 /**
  * Chunks [from, to) of the app: three sentences each, picked by multiplicative hashing of the
- * number. With `withTsv`, the chunk's tsvector is written with it (see createSentences), which the
- * schema allows when tsv is not a generated column (the trigger then leaves it as it is).
+ * number. With `withTsv`, the chunk's tsvector is computed in the same statement, as the product
+ * computes it (to_tsvector('app_search', text)), which the schema allows when tsv is not a generated
+ * column (the trigger then leaves it as it is). (A concatenation of the sentences' tsvectors would
+ * be quicker but not the same: a stop word ending a sentence takes a position the || shift skips.)
  */
 function insertChunksSql(appId: string, from: number, to: number, withTsv: boolean) {
   const picks = [7919, 104_729, 1_299_709, 15_485_863].slice(0, SENTENCES_PER_CHUNK);
@@ -74,10 +71,9 @@ function insertChunksSql(appId: string, from: number, to: number, withTsv: boole
     .map((p, j) => `JOIN bench_sentences s${j} ON s${j}.s = 1 + (g * ${p} + ${j * 7}) % ${SENTENCES}`)
     .join("\n");
   const text = picks.map((_, j) => `s${j}.txt`).join(" || ' ' || ");
-  const tsv = picks.map((_, j) => `s${j}.tsv`).join(" || ");
   return `INSERT INTO context_chunks (item_id, app_id, position, text${withTsv ? ", tsv" : ""})
     SELECT items.ids[1 + g % array_length(items.ids, 1)], '${appId}', g / array_length(items.ids, 1),
-      ${text}${withTsv ? `, ${tsv}` : ""}
+      ${text}${withTsv ? `, to_tsvector('app_search', ${text})` : ""}
     FROM generate_series(${from}::bigint, ${to - 1}) g
     CROSS JOIN (SELECT array_agg(id ORDER BY id) AS ids FROM context_items WHERE app_id = '${appId}') items
     ${joins}`;
@@ -133,7 +129,7 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
       `SELECT (SELECT count(*) FROM context_chunks WHERE app_id = ANY($1) AND tsv IS NULL) AS missing,
               (SELECT count(*) FROM (SELECT text, tsv FROM context_chunks TABLESAMPLE SYSTEM (1)
                                      WHERE app_id = ANY($1) LIMIT 2000) x
-               WHERE tsv IS DISTINCT FROM to_tsvector('simple', text)) AS different`,
+               WHERE tsv IS DISTINCT FROM to_tsvector('app_search', text)) AS different`,
       [apps.map((x) => x.appId)],
     );
     if (Number(check[0]!.missing) > 0 || Number(check[0]!.different) > 0) {
@@ -283,7 +279,7 @@ export async function explainSearch(appId: string, query: string): Promise<strin
     statement.params,
   );
   const { rows } = await pool().query<{ n: string }>(
-    "SELECT count(*) AS n FROM context_chunks WHERE app_id = $1 AND tsv @@ websearch_to_tsquery('simple', $2)",
+    "SELECT count(*) AS n FROM context_chunks WHERE app_id = $1 AND tsv @@ websearch_to_tsquery('app_search', $2)",
     [appId, query],
   );
   return [

@@ -1,8 +1,6 @@
 import crypto from "node:crypto";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { closeDb, db } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
+import { db } from "@/db/client";
 import { insertAccountIfMissing } from "@/db/queries/accounts";
 import { insertApp } from "@/db/queries/apps";
 import { listAppFilesWithContent, readBlobs, versionTreeHashes } from "@/db/queries/space";
@@ -10,7 +8,7 @@ import { insertUser } from "@/db/queries/users";
 import type { App } from "@/db/schema";
 import { SPACE_SNAPSHOT_INTERVAL } from "@/lib/constants";
 import { applyFileChanges } from "@/lib/space/versions";
-import { adminQuery, type LocalDb, startLocalPostgres } from "../scripts/local-db";
+import { withScratchDb } from "./scratch-db";
 
 // The versions benchmark of space apps (issue 11), figures only, never pass/fail, each against a
 // baseline measured in this run:
@@ -33,7 +31,6 @@ import { adminQuery, type LocalDb, startLocalPostgres } from "../scripts/local-d
 const FILES = Number(process.env.BENCH_SPACE_FILES ?? 200);
 const VERSIONS = Number(process.env.BENCH_SPACE_VERSIONS ?? 200);
 const READS = Number(process.env.BENCH_SPACE_READS ?? 30);
-const PG_PORT = 54359;
 const DB_NAME = "bench_space";
 const TABLES = ["versions", "version_files", "space_blobs", "app_files"];
 
@@ -120,23 +117,7 @@ async function readVersion(app: App, versionId: string) {
 }
 
 async function main() {
-  let local: LocalDb | undefined;
-  if (!process.env.DATABASE_URL) {
-    local = await startLocalPostgres(path.resolve(".data/bench-postgres"), PG_PORT);
-    await adminQuery(local.adminUrl, `DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-    await adminQuery(local.adminUrl, `CREATE DATABASE "${DB_NAME}"`);
-    process.env.DATABASE_URL = local.urlFor(DB_NAME);
-    await migrateDatabase(process.env.DATABASE_URL);
-  }
-  try {
-    await run();
-  } finally {
-    await closeDb();
-    if (local) {
-      await adminQuery(local.adminUrl, `DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-      await local.stop();
-    }
-  }
+  await withScratchDb(DB_NAME, run);
 }
 
 async function run() {

@@ -53,6 +53,10 @@ export const LOGIN_FAILURES_PER_ACCOUNT_WINDOW_S = 60 * 60;
 export const LOGIN_FAILURES_PER_IP = 30;
 export const LOGIN_FAILURES_PER_IP_WINDOW_S = 15 * 60;
 
+/** Photo uploads for runs per uploader (an end user, a visitor's address, a builder previewing). */
+export const RUN_PHOTOS_PER_SUBJECT = 20;
+export const RUN_PHOTOS_PER_SUBJECT_WINDOW_S = 10 * 60;
+
 /** Mail sends (verification, reset, email change, sign-in codes), per kind of mail. */
 export const MAIL_SENDS_PER_ADDRESS_AND_IP = 5;
 export const MAIL_SENDS_PER_ADDRESS_AND_IP_WINDOW_S = 15 * 60;

@@ -12,7 +12,7 @@ import type { AnalyticsRunsPage, AppAnalytics } from "@/lib/analytics/schemas";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { StatusBreakdown, SummaryTiles, TopTools } from "./breakdowns";
-import { type ChartRow, chartSummary, DayChart } from "./day-chart";
+import { type ChartRow, type ChartSeries, chartSummary, DayChart } from "./day-chart";
 import { formatCompactNumber, formatDollars } from "./format";
 import { RangePicker } from "./range-picker";
 import { RecentRuns } from "./recent-runs";
@@ -160,92 +160,16 @@ export function AnalyticsView({ initial }: { initial: AppAnalytics }) {
         ) : (
           <>
             <div className="grid gap-4 lg:grid-cols-2">
-              <DayChart
-                testId="chart-runs"
-                title={messages.analyticsRunsPerDay}
-                summary={chartSummary(rows, (r) => Number(r.runs), count(totals.runs))}
-                rows={rows}
-                series={[
-                  {
-                    key: "liveRuns",
-                    label: messages.analyticsRuns,
-                    kind: "bar",
-                    color: PRIMARY,
-                    stack: "runs",
-                    format: count,
-                  },
-                  ...(totals.demoRuns > 0
-                    ? [
-                        {
-                          key: "demoRuns",
-                          label: messages.analyticsDemoRuns,
-                          kind: "bar" as const,
-                          color: SECONDARY,
-                          stack: "runs",
-                          format: count,
-                        },
-                      ]
-                    : []),
-                ]}
-              />
-              <DayChart
-                testId="chart-users"
-                title={messages.analyticsUsersPerDay}
-                summary={chartSummary(rows, (r) => Number(r.users), count(totals.users))}
-                rows={rows}
-                series={[
-                  {
-                    key: "users",
-                    label: messages.analyticsUsers,
-                    kind: "line",
-                    color: PRIMARY,
-                    format: count,
-                  },
-                ]}
-              />
-              <DayChart
-                testId="chart-signups"
-                title={messages.analyticsSignupsPerDay}
-                summary={chartSummary(rows, (r) => Number(r.signups), count(totals.signups))}
-                rows={rows}
-                series={[
-                  {
-                    key: "signups",
-                    label: messages.analyticsSignups,
-                    kind: "bar",
-                    color: PRIMARY,
-                    format: count,
-                  },
-                ]}
-              />
-              <DayChart
-                testId="chart-tokens"
-                title={messages.analyticsTokensCostPerDay}
-                summary={chartSummary(
-                  rows,
-                  (r) => Number(r.tokens),
-                  `${count(totals.tokens)} ${messages.analyticsTokens.toLowerCase()}, ${formatDollars(totals.costUsd)}`,
-                )}
-                rows={rows}
-                series={[
-                  {
-                    key: "tokens",
-                    label: messages.analyticsTokens,
-                    kind: "bar",
-                    color: SECONDARY,
-                    format: count,
-                  },
-                  {
-                    key: "costUsd",
-                    label: messages.analyticsCost,
-                    kind: "line",
-                    color: PRIMARY,
-                    right: true,
-                    step: 0.01,
-                    format: formatDollars,
-                  },
-                ]}
-              />
+              {dayCharts(totals).map((chart) => (
+                <DayChart
+                  key={chart.testId}
+                  testId={chart.testId}
+                  title={chart.title}
+                  summary={chartSummary(rows, (r) => Number(r[chart.perDay]), chart.total)}
+                  rows={rows}
+                  series={chart.series}
+                />
+              ))}
             </div>
             <div className="grid gap-4 lg:grid-cols-2">
               <StatusBreakdown statuses={data.statuses} />
@@ -267,4 +191,58 @@ export function AnalyticsView({ initial }: { initial: AppAnalytics }) {
       </div>
     </div>
   );
+}
+
+/** A count series drawn as bars or a line, in the primary colour unless told. */
+const countSeries = (
+  key: string,
+  label: string,
+  kind: ChartSeries["kind"],
+  more: Partial<ChartSeries> = {},
+): ChartSeries => ({ key, label, kind, color: PRIMARY, format: count, ...more });
+
+/** The four charts over days: runs (live and demo), users, sign-ups, tokens with their cost. */
+function dayCharts(totals: AppAnalytics["totals"]) {
+  return [
+    {
+      testId: "chart-runs",
+      title: messages.analyticsRunsPerDay,
+      perDay: "runs",
+      total: count(totals.runs),
+      series: [
+        countSeries("liveRuns", messages.analyticsRuns, "bar", { stack: "runs" }),
+        ...(totals.demoRuns > 0
+          ? [countSeries("demoRuns", messages.analyticsDemoRuns, "bar", { stack: "runs", color: SECONDARY })]
+          : []),
+      ],
+    },
+    {
+      testId: "chart-users",
+      title: messages.analyticsUsersPerDay,
+      perDay: "users",
+      total: count(totals.users),
+      series: [countSeries("users", messages.analyticsUsers, "line")],
+    },
+    {
+      testId: "chart-signups",
+      title: messages.analyticsSignupsPerDay,
+      perDay: "signups",
+      total: count(totals.signups),
+      series: [countSeries("signups", messages.analyticsSignups, "bar")],
+    },
+    {
+      testId: "chart-tokens",
+      title: messages.analyticsTokensCostPerDay,
+      perDay: "tokens",
+      total: `${count(totals.tokens)} ${messages.analyticsTokens.toLowerCase()}, ${formatDollars(totals.costUsd)}`,
+      series: [
+        countSeries("tokens", messages.analyticsTokens, "bar", { color: SECONDARY }),
+        countSeries("costUsd", messages.analyticsCost, "line", {
+          right: true,
+          step: 0.01,
+          format: formatDollars,
+        }),
+      ],
+    },
+  ] satisfies { testId: string; title: string; perDay: string; total: string; series: ChartSeries[] }[];
 }

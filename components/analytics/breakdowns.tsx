@@ -90,13 +90,7 @@ export function SummaryTiles({ totals }: { totals: AnalyticsTotals }) {
 export function StatusBreakdown({ statuses }: { statuses: { status: AnalyticsStatus; runs: number }[] }) {
   const total = statuses.reduce((s, x) => s + x.runs, 0);
   return (
-    <section
-      aria-labelledby="analytics-statuses"
-      className="grid content-start gap-3 rounded-lg border border-border bg-background p-4 shadow-sm"
-    >
-      <h2 id="analytics-statuses" className="font-medium">
-        {messages.analyticsStatuses}
-      </h2>
+    <AnalyticsCard id="analytics-statuses" title={messages.analyticsStatuses} className="content-start gap-3">
       <ul className="grid gap-3" data-testid="analytics-statuses">
         {statuses.map((s) => {
           const share = total ? s.runs / total : 0;
@@ -118,19 +112,13 @@ export function StatusBreakdown({ statuses }: { statuses: { status: AnalyticsSta
           );
         })}
       </ul>
-    </section>
+    </AnalyticsCard>
   );
 }
 
 export function TopTools({ tools }: { tools: AnalyticsTool[] }) {
   return (
-    <section
-      aria-labelledby="analytics-tools"
-      className="grid min-w-0 content-start gap-3 rounded-lg border border-border bg-background p-4 shadow-sm"
-    >
-      <h2 id="analytics-tools" className="font-medium">
-        {messages.analyticsTopTools}
-      </h2>
+    <AnalyticsCard id="analytics-tools" title={messages.analyticsTopTools} className="content-start gap-3">
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm tabular-nums" data-testid="analytics-tools">
           <thead className="text-muted-foreground">
@@ -163,6 +151,31 @@ export function TopTools({ tools }: { tools: AnalyticsTool[] }) {
           </tbody>
         </table>
       </div>
+    </AnalyticsCard>
+  );
+}
+
+/** A titled card of the analytics page; its heading names the section for assistive technology. */
+export function AnalyticsCard({
+  id,
+  title,
+  className,
+  children,
+}: {
+  id: string;
+  title: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className={cn("grid min-w-0 rounded-lg border border-border bg-background p-4 shadow-sm", className)}
+    >
+      <h2 id={id} className="font-medium">
+        {title}
+      </h2>
+      {children}
     </section>
   );
 }

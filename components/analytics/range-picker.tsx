@@ -93,34 +93,27 @@ export function RangePicker({
       </fieldset>
       {custom ? (
         <form onSubmit={apply} className="flex flex-wrap items-end gap-3" noValidate>
-          <div className="grid gap-1.5">
-            <Label htmlFor={ids.from}>{messages.analyticsFrom}</Label>
-            <Input
-              id={ids.from}
-              type="date"
-              value={from}
-              max={today}
-              onChange={(e) => setFrom(e.target.value)}
-              aria-invalid={invalid || undefined}
-              aria-describedby={invalid ? ids.error : undefined}
-              className="w-40"
-              required
-            />
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={ids.to}>{messages.analyticsTo}</Label>
-            <Input
-              id={ids.to}
-              type="date"
-              value={to}
-              max={today}
-              onChange={(e) => setTo(e.target.value)}
-              aria-invalid={invalid || undefined}
-              aria-describedby={invalid ? ids.error : undefined}
-              className="w-40"
-              required
-            />
-          </div>
+          {(
+            [
+              { id: ids.from, label: messages.analyticsFrom, value: from, set: setFrom },
+              { id: ids.to, label: messages.analyticsTo, value: to, set: setTo },
+            ] as const
+          ).map((f) => (
+            <div key={f.id} className="grid gap-1.5">
+              <Label htmlFor={f.id}>{f.label}</Label>
+              <Input
+                id={f.id}
+                type="date"
+                value={f.value}
+                max={today}
+                onChange={(e) => f.set(e.target.value)}
+                aria-invalid={invalid || undefined}
+                aria-describedby={invalid ? ids.error : undefined}
+                className="w-40"
+                required
+              />
+            </div>
+          ))}
           <Button type="submit" size="sm" className="h-9" disabled={busy}>
             {messages.analyticsApply}
           </Button>

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import type { AnalyticsRun } from "@/lib/analytics/schemas";
 import { messages } from "@/lib/messages";
 import { cn } from "@/lib/utils";
-import { STATUS_LABELS, STATUS_TONES } from "./breakdowns";
+import { AnalyticsCard, STATUS_LABELS, STATUS_TONES } from "./breakdowns";
 import { formatCompactNumber, formatDollars, formatDuration } from "./format";
 
 /** An input's value as the end user gave it: text, a list of choices, a number. */
@@ -129,13 +129,7 @@ export function RecentRuns({
   onLoadMore: () => void;
 }) {
   return (
-    <section
-      aria-labelledby="analytics-runs"
-      className="grid min-w-0 gap-2 rounded-lg border border-border bg-background p-4 shadow-sm"
-    >
-      <h2 id="analytics-runs" className="font-medium">
-        {messages.analyticsRecentRuns}
-      </h2>
+    <AnalyticsCard id="analytics-runs" title={messages.analyticsRecentRuns} className="gap-2">
       <ul className="grid">
         {runs.map((r) => (
           <RunRow key={r.id} run={r} />
@@ -154,6 +148,6 @@ export function RecentRuns({
           {messages.analyticsLoadMore}
         </Button>
       ) : null}
-    </section>
+    </AnalyticsCard>
   );
 }

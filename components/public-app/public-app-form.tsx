@@ -9,6 +9,8 @@ import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
 import { checkFields, type FieldError, type FormValues } from "./form-values";
+import { PhotoPicker } from "./photo-picker";
+import type { PhotoTarget } from "./upload-run-photo";
 
 // The input of a published tool: the main input with its examples, the custom fields by type,
 // and the steps of a multi-step input. Controlled: the page around it (PublicTool) holds the
@@ -16,6 +18,8 @@ import { checkFields, type FieldError, type FormValues } from "./form-values";
 // required field left empty, a height that is not a number) with the server's own messages, and
 // marks the field of an error either of them found: its step opens, it is focused, and its
 // message is read with it.
+// A photo field is a picker of its own (photo-picker.tsx): the photo uploads as soon as it is
+// chosen, and a run waits for an upload under way.
 
 type FormContent = Pick<
   AppContent,
@@ -61,6 +65,8 @@ export type PublicAppFormProps = {
   focusFirst?: number;
   /** Under the Run button: sign-in hint, "Forget my answers". */
   footer?: React.ReactNode;
+  /** Where photo fields upload their photos; absent in the editor's preview (nothing uploads). */
+  photoTarget?: PhotoTarget | null;
 };
 
 export function PublicAppForm({
@@ -74,6 +80,7 @@ export function PublicAppForm({
   serverError = null,
   focusFirst,
   footer,
+  photoTarget = null,
 }: PublicAppFormProps) {
   const id = React.useId();
   const [expanded, setExpanded] = React.useState(false);
@@ -83,6 +90,12 @@ export function PublicAppForm({
   const [dismissed, setDismissed] = React.useState<FieldError | null>(null);
   const formRef = React.useRef<HTMLFormElement>(null);
   const stepRefs = React.useRef<(HTMLFieldSetElement | null)[]>([]);
+  // Photo fields whose upload is under way: a run waits for them.
+  const uploadingPhotos = React.useRef(new Set<string>());
+  const photoBusy = React.useCallback((name: string, busy: boolean) => {
+    if (busy) uploadingPhotos.current.add(name);
+    else uploadingPhotos.current.delete(name);
+  }, []);
 
   const multiStep = content.isMultiStepInput && content.inputSteps.length > 0 && content.fields.length > 0;
   const groups = multiStep
@@ -130,6 +143,11 @@ export function PublicAppForm({
 
   function change(name: string, value: string | string[]) {
     onValueChange(name, value);
+    dismissError(name);
+  }
+
+  /** The field is being answered: its error goes (a photo being chosen, before its value is set). */
+  function dismissError(name: string) {
     if (clientError?.name === name) setClientError(null);
     if (serverError?.name === name) setDismissed(serverError);
   }
@@ -163,6 +181,12 @@ export function PublicAppForm({
   function submit(e: React.FormEvent) {
     e.preventDefault();
     if (!onRun || running) return;
+    const uploading = content.fields.find((f) => uploadingPhotos.current.has(f.name));
+    if (uploading) {
+      setClientError({ name: uploading.name, message: messages.publicPhotoWait });
+      focusField(uploading.name);
+      return;
+    }
     // Every step, from the first: a field left empty in an earlier step is found and shown.
     if (!stepsAreValid(groups.map((_, i) => i))) return;
     onRun();
@@ -279,16 +303,31 @@ export function PublicAppForm({
           {i === 0 && errorFor(RESERVED_FIELD_NAME) && (
             <FieldMessage id={`${inputId}-error`}>{errorFor(RESERVED_FIELD_NAME)}</FieldMessage>
           )}
-          {fields.map((field) => (
-            <FieldControl
-              key={field.name}
-              field={field}
-              id={controlId(field.name)}
-              value={values[field.name]}
-              onChange={(v) => change(field.name, v)}
-              error={errorFor(field.name)}
-            />
-          ))}
+          {fields.map((field) =>
+            field.type === "photo" ? (
+              <PhotoPicker
+                key={field.name}
+                field={field}
+                id={controlId(field.name)}
+                label={<LabelText field={field} />}
+                value={typeof values[field.name] === "string" ? (values[field.name] as string) : ""}
+                onChange={(v) => change(field.name, v)}
+                error={errorFor(field.name)}
+                target={photoTarget}
+                onBusyChange={(busy) => photoBusy(field.name, busy)}
+                onPick={() => dismissError(field.name)}
+              />
+            ) : (
+              <FieldControl
+                key={field.name}
+                field={field}
+                id={controlId(field.name)}
+                value={values[field.name]}
+                onChange={(v) => change(field.name, v)}
+                error={errorFor(field.name)}
+              />
+            ),
+          )}
         </fieldset>
       ))}
       <div className="grid gap-2">
@@ -408,17 +447,6 @@ function LabelledControl({ field, id, value, onChange, error }: ControlProps) {
       return <input {...common} type="email" autoComplete="email" className={box} />;
     case "place":
       return <input {...common} type="text" autoComplete="street-address" className={box} />;
-    case "photo":
-      // A run takes the photo's address (contract §1): a link to a picture already online.
-      return (
-        <input
-          {...common}
-          type="url"
-          inputMode="url"
-          placeholder={placeholder ?? messages.publicPhotoPlaceholder}
-          className={box}
-        />
-      );
     case "height":
     case "weight": {
       const unit = field.type === "height" ? messages.publicUnitCm : messages.publicUnitKg;

@@ -88,6 +88,8 @@ export function PublicTool({
   const headingRef = React.useRef<HTMLHeadingElement>(null);
   const cancelRef = React.useRef<HTMLButtonElement>(null);
   const canRemember = !!run && !!email && run.published && hasMemorizeFields(content.fields);
+  // Photo fields upload to the app (and tool) being run; in the editor's preview nothing uploads.
+  const photoTarget = React.useMemo(() => (run ? { appId, toolId: run.toolId } : null), [run, appId]);
 
   // The end user's memories of this app, once: only their own session may read them.
   // biome-ignore lint/correctness/useExhaustiveDependencies: read once per app and user
@@ -203,6 +205,7 @@ export function PublicTool({
           serverError={serverError}
           focusFirst={focusFirst}
           footer={footer}
+          photoTarget={photoTarget}
         />
       </section>
       <RunResult

@@ -25,6 +25,8 @@ type Props = {
   versionId: string | null;
   /** The full list of the preview's app errors, each time it changes ([] when a version starts loading). */
   onIssues?: (issues: PreviewIssue[]) => void;
+  /** Whether the version is still being built or its frame loaded: a fix is judged once it is not. */
+  onLoadingChange?: (loading: boolean) => void;
   className?: string;
 };
 
@@ -34,7 +36,7 @@ type State =
   | { status: "build-failed"; issues: PreviewIssue[] }
   | { status: "ready"; url: string; title: string; shown: boolean };
 
-export function VersionPreview({ appId, versionId, onIssues, className }: Props) {
+export function VersionPreview({ appId, versionId, onIssues, onLoadingChange, className }: Props) {
   const [state, setState] = useState<State>({ status: "loading" });
   const frame = useRef<HTMLIFrameElement>(null);
   const report = useRef(onIssues);
@@ -90,6 +92,9 @@ export function VersionPreview({ appId, versionId, onIssues, className }: Props)
   }, []);
 
   const loading = state.status === "loading" || (state.status === "ready" && !state.shown);
+  const reportLoading = useRef(onLoadingChange);
+  reportLoading.current = onLoadingChange;
+  useEffect(() => reportLoading.current?.(loading), [loading]);
   return (
     <div className={cn("relative h-full w-full overflow-hidden bg-background", className)}>
       {state.status === "ready" && (

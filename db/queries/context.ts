@@ -240,7 +240,7 @@ const COPY_CHUNKS = "copy context_chunks (item_id, app_id, position, text) from 
 const COPY_CHUNKS_TSV = "copy context_chunks (item_id, app_id, position, text, tsv) from stdin";
 // A batch's tsvectors, on the helper connection: by PostgreSQL itself, the column's own expression.
 const CHUNK_TSVECTORS = `
-  select to_tsvector('simple', t)::text as tsv
+  select to_tsvector('app_search', t)::text as tsv
   from json_array_elements_text($1::json) with ordinality as c(t, n)
   order by n`;
 
@@ -448,13 +448,13 @@ export async function searchContextChunks(
     rank: number;
   }>(sql`
     select c.item_id, c.item_name, c.position, c.text,
-      ts_rank(c.tsv, websearch_to_tsquery('simple', ${query})) as rank
+      ts_rank(c.tsv, websearch_to_tsquery('app_search', ${query})) as rank
     from (
       select c.item_id, i.name as item_name, c.position, c.text, c.tsv
       from context_chunks c
       join context_items i on i.id = c.item_id
       where c.app_id = ${appId} and i.app_id = ${appId} and i.status = 'synced'
-        and c.tsv @@ websearch_to_tsquery('simple', ${query})
+        and c.tsv @@ websearch_to_tsquery('app_search', ${query})
       limit ${CHUNK_CANDIDATES_MAX}
     ) c
     order by rank desc, c.item_id, c.position

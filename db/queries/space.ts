@@ -213,6 +213,66 @@ export async function countVersionsBetween(appId: string, above: number, below: 
   return row?.n ?? 0;
 }
 
+/**
+ * The versions that changed one path (added, modified or deleted it), newest first: the `limit`
+ * numbered below `beforeNumber` (the newest when null). Reads version_files_app_path_idx.
+ */
+export async function listPathChanges(
+  appId: string,
+  path: string,
+  beforeNumber: number | null,
+  limit: number,
+  ex: Executor = db(),
+): Promise<{ version: Version; change: FileChangeStatus }[]> {
+  const rows = await ex
+    .select({ version: versions, change: versionFiles.change })
+    .from(versionFiles)
+    .innerJoin(versions, and(eq(versions.id, versionFiles.versionId), eq(versions.appId, appId)))
+    .where(
+      and(
+        eq(versionFiles.appId, appId),
+        eq(versionFiles.path, path),
+        sql`${versionFiles.change} is not null`,
+        beforeNumber === null ? undefined : lt(versions.number, beforeNumber),
+      ),
+    )
+    .orderBy(desc(versions.number))
+    .limit(limit);
+  return rows.map((r) => ({ version: r.version, change: r.change! }));
+}
+
+/**
+ * One path of a version's tree, as versionTreeHashes reads the whole tree: the nearest mention of
+ * the path up the version's chain. `hash` is null when the version has no such file (never had it,
+ * or deleted it); `change` is how this version itself changed it (null: not in this version).
+ */
+export async function versionPathEntry(
+  appId: string,
+  versionId: string,
+  path: string,
+  ex: Executor = db(),
+): Promise<{ hash: string | null; change: FileChangeStatus | null }> {
+  const result = await ex.execute<{
+    blob_hash: string | null;
+    change: FileChangeStatus | null;
+    depth: number;
+  }>(sql`
+    with recursive chain (id, parent_id, snapshot_distance, depth) as (
+      select id, parent_id, snapshot_distance, 0 from versions where app_id = ${appId} and id = ${versionId}
+      union all
+      select v.id, v.parent_id, v.snapshot_distance, c.depth + 1
+      from chain c join versions v on v.id = c.parent_id and v.app_id = ${appId}
+      where c.snapshot_distance > 0
+    )
+    select vf.blob_hash, vf.change, c.depth
+    from chain c join version_files vf on vf.version_id = c.id and vf.path = ${path}
+    order by c.depth
+    limit 1`);
+  const row = result.rows[0];
+  if (!row) return { hash: null, change: null };
+  return { hash: row.blob_hash, change: row.depth === 0 ? row.change : null };
+}
+
 // ---- chat messages ----
 
 export async function insertChatMessage(values: typeof chatMessages.$inferInsert, ex: Executor = db()) {

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { db, type Executor } from "../client";
 import { type Upload, uploads } from "../schema";
 
@@ -73,4 +73,17 @@ export async function deleteToolUploadRows(
     .where(and(eq(uploads.appId, appId), eq(uploads.toolId, toolId)))
     .returning({ key: uploads.key });
   return rows.map((r) => r.key);
+}
+
+/** The run photos of an app among `ids` (photos its end users uploaded for runs); others are left out. */
+export async function findRunPhotosOfApp(
+  appId: string,
+  ids: string[],
+  ex: Executor = db(),
+): Promise<Upload[]> {
+  if (ids.length === 0) return [];
+  return ex
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.appId, appId), eq(uploads.kind, "run_photo"), inArray(uploads.id, ids)));
 }

@@ -88,8 +88,8 @@ export const appStyles = pgTable("app_styles", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-// Every stored object of an app (logo, background, option icons, tool thumbnails), so deleting
-// the app or the image deletes the object too.
+// Every stored object of an app (logo, background, option icons, tool thumbnails, and the
+// photos its end users upload for runs), so deleting the app or the image deletes the object too.
 export const uploads = pgTable(
   "uploads",
   {
@@ -98,7 +98,7 @@ export const uploads = pgTable(
       .notNull()
       .references(() => apps.id, { onDelete: "cascade" }),
     accountId: uuid("account_id").notNull(),
-    kind: text("kind", { enum: ["logo", "background", "option", "thumb"] }).notNull(),
+    kind: text("kind", { enum: ["logo", "background", "option", "thumb", "run_photo"] }).notNull(),
     toolId: uuid("tool_id"),
     /** The storage key, e.g. accounts/{account}/apps/{app}/options/{id}.png (spec 2 §7). */
     key: text("key").notNull().unique(),

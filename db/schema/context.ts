@@ -102,8 +102,9 @@ export const contextChunks = pgTable(
     appId: uuid("app_id").notNull(),
     position: integer("position").notNull(),
     text: text("text").notNull(),
-    // 'simple': no stemming or stop words, so any language matches word for word.
-    // Always to_tsvector('simple', text), set by the trigger context_chunks_tsv (migration 0009)
+    // The text search configuration app_search (migration 0017): 'simple' (no stemming, so any
+    // language matches word for word) without English stop words.
+    // Always to_tsvector('app_search', text), set by the trigger context_chunks_tsv (0009, 0017)
     // unless the writer brings it, computed by PostgreSQL the same way on another connection
     // (db/queries/context.ts): a generated column would compute it on the writing connection.
     tsv: tsvector("tsv"),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AppRunRow } from "@/db/queries/analytics";
 import { isIsoDay } from "./range";
 
 // Shapes of the analytics routes (GET /api/apps/{appId}/analytics and .../analytics/runs), shared
@@ -60,24 +61,13 @@ export type AnalyticsTool = {
   costUsd: number;
 };
 
-export type AnalyticsRun = {
-  id: string;
-  createdAt: string;
+/** A run in the list of recent runs: the row (db/queries/analytics.ts) with its tool's name. */
+export type AnalyticsRun = Omit<AppRunRow, "cursorAt" | "toolId" | "toolTitle" | "kind" | "status"> & {
   toolName: string;
   kind: "end_user" | "visitor";
   /** The signed-in end user's address; null for a visitor. */
   userEmail: string | null;
   status: AnalyticsStatus;
-  inputs: Record<string, unknown>;
-  output: string;
-  error: string | null;
-  model: string;
-  promptTokens: number | null;
-  completionTokens: number | null;
-  costUsd: number;
-  costKnown: boolean;
-  durationMs: number | null;
-  isDemo: boolean;
 };
 
 export type AnalyticsRunsPage = { runs: AnalyticsRun[]; nextCursor: string | null };

@@ -72,6 +72,16 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/chat/route"),
   },
   {
+    file: "app/api/apps/[appId]/files/history/route.ts",
+    path: "/api/apps/{appId}/files/history",
+    docs: {
+      GET: {
+        summary: "The versions that changed one file, newest first",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/files/history/route"),
+  },
+  {
     file: "app/api/apps/[appId]/membership/route.ts",
     path: "/api/apps/{appId}/membership",
     docs: {
@@ -149,6 +159,17 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/apps/[appId]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/run/photos/route.ts",
+    path: "/api/apps/{appId}/run/photos",
+    docs: {
+      POST: {
+        summary:
+          "Upload a photo for a tool's photo field (the body is the image's bytes, read once the uploader's rate limit point is taken); answers { id, file_url }",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/run/photos/route"),
   },
   {
     file: "app/api/apps/[appId]/run/route.ts",
@@ -250,6 +271,16 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/apps/[appId]/uploads/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/file/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}/file",
+    docs: {
+      GET: {
+        summary: "One file as a version had it, and as the version before had it",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/file/route"),
   },
   {
     file: "app/api/apps/[appId]/versions/[versionId]/preview/document/route.ts",

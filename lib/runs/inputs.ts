@@ -1,12 +1,15 @@
 import { AppError } from "@/lib/api/errors";
 import type { CustomField, ToolContent } from "@/lib/apps/schemas";
 import { RESERVED_FIELD_NAME } from "@/lib/constants";
+import { parseRunPhotoUrl } from "./run-photo";
 import type { RunInputValue } from "./schemas";
 
 // The inputs of a run checked against the tool's form: what the public page's form checks in
 // the browser, checked again here, since anybody can post to the run route. The result keeps
 // only the tool's own fields (and the main input), in a uniform shape, ready for the prompt and
-// the run's record.
+// the run's record. A photo field takes only the address of a photo uploaded for a run
+// (lib/runs/run-photo.ts); that it is this app's own is checked against the uploads by
+// lib/runs/photos.ts.
 
 /** A checked value: text, a list of option labels, or a number (height, weight); null when empty. */
 export type InputValue = string | string[] | number | null;
@@ -19,13 +22,16 @@ const sameLabel = (a: string, b: string) => a.trim().toLowerCase() === b.trim().
 
 function bad(
   field: CustomField,
-  key: "runFieldRequired" | "runOptionInvalid" | "runNumberInvalid",
+  key: "runFieldRequired" | "runOptionInvalid" | "runNumberInvalid" | "runPhotoInvalid",
   code: string,
 ) {
   return new AppError("BAD_REQUEST", { key, vars: { label: field.label || field.name } }, code, {
     field: field.name,
   });
 }
+
+/** 400 PHOTO_INVALID naming the field: its value is not a photo uploaded for this app. */
+export const photoFieldError = (field: CustomField) => bad(field, "runPhotoInvalid", "PHOTO_INVALID");
 
 function checkField(field: CustomField, raw: RunInputValue | undefined): InputValue {
   let value: InputValue = raw ?? null;
@@ -62,6 +68,13 @@ function checkField(field: CustomField, raw: RunInputValue | undefined): InputVa
       const n = typeof value === "number" ? value : Number(String(value).trim().replace(",", "."));
       if (!Number.isFinite(n) || n < 0) throw bad(field, "runNumberInvalid", "INVALID_INPUT");
       value = n;
+      break;
+    }
+    case "photo": {
+      if (Array.isArray(value) || typeof value === "number") throw photoFieldError(field);
+      const v = value === null ? "" : value.trim();
+      if (v && !parseRunPhotoUrl(v)) throw photoFieldError(field);
+      value = v || null;
       break;
     }
     default: {
@@ -104,5 +117,12 @@ export function checkInputs(
   if (asksSomething && Object.values(out).every(isEmpty)) {
     throw new AppError("BAD_REQUEST", "runInputEmpty", "INPUT_EMPTY");
   }
+  return out;
+}
+
+/** The inputs without the photos' addresses: words to search the app's data with, or rows to filter. */
+export function withoutPhotos(fields: readonly CustomField[], inputs: CheckedInputs): CheckedInputs {
+  const out = { ...inputs };
+  for (const f of fields) if (f.type === "photo") out[f.name] = null;
   return out;
 }

@@ -18,10 +18,15 @@ type CallOptions = Parameters<Model["doStream"]>[0];
 export type ModelPart =
   Awaited<ReturnType<Model["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
 
+/** A photo for the model: the line that names it, then its bytes as an image part. */
+export type ModelImage = { caption: string; bytes: Uint8Array; mediaType: string };
+
 export type ModelCall = {
   modelId: string;
   instructions: string;
   prompt: string;
+  /** Photos after the prompt in the user message, each as an image (sent as data, never as a URL). */
+  images?: readonly ModelImage[];
   temperature: number;
   /** Retries of a retryable failure before the provider answers (streamText's maxRetries). */
   retries: number;
@@ -44,7 +49,7 @@ export async function streamModel(call: ModelCall): Promise<ReadableStream<Model
   const options: CallOptions = {
     prompt: [
       { role: "system", content: call.instructions },
-      { role: "user", content: [{ type: "text", text: call.prompt }] },
+      { role: "user", content: userContent(call) },
     ],
     temperature: call.temperature,
     abortSignal: call.signal,
@@ -60,6 +65,23 @@ export async function streamModel(call: ModelCall): Promise<ReadableStream<Model
       await sleep(retryDelayMs(err, RETRY_DELAY_MS * 2 ** attempt), undefined, { signal: call.signal });
     }
   }
+}
+
+type UserPart = Extract<CallOptions["prompt"][number], { role: "user" }>["content"][number];
+
+/**
+ * The user message: the prompt, then each photo after its caption. streamText would turn an
+ * `{ type: "image", image: bytes, mediaType }` part into this file part; the provider sends it
+ * as an image_url holding a data: URL.
+ */
+function userContent(call: Pick<ModelCall, "prompt" | "images">): UserPart[] {
+  const parts: UserPart[] = [{ type: "text", text: call.prompt }];
+  for (const image of call.images ?? []) {
+    // Parts are read one after the other with nothing between them: the caption starts a paragraph.
+    parts.push({ type: "text", text: `\n\n${image.caption}` });
+    parts.push({ type: "file", data: { type: "data", data: image.bytes }, mediaType: image.mediaType });
+  }
+  return parts;
 }
 
 /** The wait before a retry: what the provider asked for, when it is reasonable; else `backoff`. */

@@ -1,4 +1,4 @@
-import { blocksFor, fieldTag, isTagUsed } from "@/lib/apps/field-rules";
+import { blocksFor, fieldTag, isTagUsed, needsActivation } from "@/lib/apps/field-rules";
 import type { AppContent, CustomField } from "@/lib/apps/schemas";
 import { RESERVED_FIELD_NAME, RUN_QUERY_WORDS_MAX } from "@/lib/constants";
 import type { CheckedInputs, InputValue } from "./inputs";
@@ -6,19 +6,28 @@ import type { CheckedInputs, InputValue } from "./inputs";
 // The words the model gets for a run (pure; the data comes from lib/runs/grounding.ts):
 // - system: the tool's instructions, every [name] tag of a field replaced by its value ([input]
 //   is the main input), then the personal fields (they need no tag), then the app's data;
-// - user: the main input, unless the instructions already place it with [input].
+// - user: the main input, unless the instructions already place it with [input]; then each photo
+//   (a photo field's upload, sent as an image part) after a line naming its field.
 // A field that needs activation (no tag, not personal) is not sent: the builder has not used it.
+// A photo's tag reads as a mention of the attached photo, never as its address.
 
 export type Grounding =
   | { kind: "chunks"; chunks: { itemName: string; text: string }[] }
   | { kind: "rows"; rows: Record<string, string>[] }
   | { kind: "none" };
 
-export type Prompt = { instructions: string; prompt: string };
+/** A photo the user turn carries: its field, and the line before it that names the field. */
+export type PromptPhoto = { field: string; caption: string };
+
+export type Prompt = { instructions: string; prompt: string; photos: PromptPhoto[] };
 
 /** What a value reads as in the prompt. */
-export function valueText(field: Pick<CustomField, "type"> | null, value: InputValue): string {
+export function valueText(
+  field: (Pick<CustomField, "type"> & Partial<Pick<CustomField, "label" | "name">>) | null,
+  value: InputValue,
+): string {
   if (value === null) return NOT_GIVEN;
+  if (field?.type === "photo") return `the photo "${photoName(field)}" (attached)`;
   if (Array.isArray(value)) return value.join(", ");
   if (field?.type === "height") return `${value} cm`;
   if (field?.type === "weight") return `${value} kg`;
@@ -26,6 +35,8 @@ export function valueText(field: Pick<CustomField, "type"> | null, value: InputV
 }
 
 const NOT_GIVEN = "(not given)";
+const photoName = (field: Partial<Pick<CustomField, "label" | "name">>) =>
+  (field.label || field.name || "photo").replace(/"/g, "'");
 /** The user turn when the instructions already hold the main input. */
 export const FOLLOW_INSTRUCTIONS = "Answer now, following the instructions.";
 
@@ -64,7 +75,10 @@ export function buildPrompt(
 
   const mainTagged = isTagUsed(RESERVED_FIELD_NAME, template);
   const prompt = !mainTagged && typeof mainInput === "string" && mainInput ? mainInput : FOLLOW_INSTRUCTIONS;
-  return { instructions: sections.filter(Boolean).join("\n\n"), prompt };
+  const photos = fields
+    .filter((f) => f.type === "photo" && (inputs[f.name] ?? null) !== null && !needsActivation(f, template))
+    .map((f) => ({ field: f.name, caption: `The photo "${photoName(f)}":` }));
+  return { instructions: sections.filter(Boolean).join("\n\n"), prompt, photos };
 }
 
 function groundingText(g: Grounding): string {

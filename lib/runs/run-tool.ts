@@ -14,10 +14,11 @@ import { messages } from "@/lib/messages";
 import { assertMembership, readGateAhead } from "@/lib/payments/membership";
 import { loadRunTarget, runnerOf } from "./access";
 import { groundingFor } from "./grounding";
-import { checkInputs } from "./inputs";
+import { checkInputs, withoutPhotos } from "./inputs";
 import { reserveRunSlot } from "./limits";
 import { rememberInputs } from "./memories";
-import { type ModelPart, streamModel } from "./model-stream";
+import { type ModelImage, type ModelPart, streamModel } from "./model-stream";
+import { findRunPhotos, readRunPhotos } from "./photos";
 import { buildPrompt } from "./prompt";
 import type { RunBody } from "./schemas";
 import { DONE, encodePart, streamHeaders, TEXT_PART_ID } from "./stream";
@@ -47,10 +48,15 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   }
   if (session?.disabled && runner.kind !== "visitor") throw new AppError("FORBIDDEN", "userDisabled");
   const inputs = checkInputs(target.content, target.fields, body.inputs);
+  // Photo fields name photos uploaded for this app, or the run is refused here (their bytes are
+  // read once the slot is reserved).
+  const photos = await findRunPhotos(target, inputs);
   const configured = modelEndpoint() !== null;
   // The app's data for the prompt is read while the membership and the limits are checked: a
-  // plain read, whose result counts only once the run's slot is reserved.
-  const grounding = configured ? groundingFor(target.app.id, target.settings, target.fields, inputs) : null;
+  // plain read, whose result counts only once the run's slot is reserved. Photos' addresses are
+  // no words to search it with.
+  const searched = withoutPhotos(target.fields, inputs);
+  const grounding = configured ? groundingFor(target.app.id, target.settings, target.fields, searched) : null;
   // Awaited below; a check that refuses the run first leaves it unread.
   grounding?.catch(() => {});
   // Paid memberships (spec 2): an app for members only refuses everybody else; its builder previews freely.
@@ -89,6 +95,13 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
     await recorder.fail("error", `The app's data could not be read: ${describeError(err)}`, true);
     throw err;
   }
+  let images: ModelImage[];
+  try {
+    images = await readRunPhotos(target, photos, prompt.photos);
+  } catch (err) {
+    await recorder.fail("error", `The photos could not be read: ${describeError(err)}`, true);
+    throw err;
+  }
 
   // One abort for every reason the model request must stop: the client left, or time ran out.
   const abort = new AbortController();
@@ -118,6 +131,7 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
       modelId,
       instructions: prompt.instructions,
       prompt: prompt.prompt,
+      images,
       temperature: target.settings.modelTemperature,
       retries: RUN_MODEL_RETRIES,
       signal: abort.signal,

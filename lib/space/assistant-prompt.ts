@@ -100,25 +100,38 @@ export function selectPromptFiles(
 /** How the files reach the prompt: every current file that fits the budget, no search or ranking. */
 export const CONTEXT_RETRIEVAL_METHOD = "current files";
 
+/** A file of the app left out of the prompt (only named there): spec 2 §3 belowThresholdFiles. */
+export type LeftOutFile = { filename: string; tokenEstimation: number };
+
+/** The usual estimate of a text's tokens: characters / 4. */
+const tokensOf = (content: string) => Math.ceil(content.length / 4);
+
 /**
- * The answer's record of the files put in its prompt (spec 2 §3 contextFiles / contextMetadata
- * retrievedFiles). Only what is computed: no score, recall or threshold, since nothing ranks the files;
- * the token estimate is the usual characters / 4.
+ * The answer's record of its prompt's files (spec 2 §3 contextFiles / contextMetadata), from the
+ * selection the prompt was built with: retrievedFiles are the files shown in full; relevantFiles every
+ * file of the app at that moment; belowThresholdFiles those left out (over the budget, only named),
+ * which the model did not see. Only what is computed: no score, recall or threshold, since nothing
+ * ranks the files; the token estimate is the usual characters / 4.
  */
-export function promptContext(shown: PromptFile[]): {
+export function promptContext(selection: { shown: PromptFile[]; listed: PromptFile[] }): {
   contextFiles: string[];
   contextMetadata: {
     retrievedFiles: { filePath: string; retrievalMethods: string[]; tokenEstimation: number }[];
+    relevantFiles: string[];
+    belowThresholdFiles: LeftOutFile[];
   };
 } {
+  const { shown, listed } = selection;
   return {
     contextFiles: shown.map((f) => f.path),
     contextMetadata: {
       retrievedFiles: shown.map((f) => ({
         filePath: f.path,
         retrievalMethods: [CONTEXT_RETRIEVAL_METHOD],
-        tokenEstimation: Math.ceil(f.content.length / 4),
+        tokenEstimation: tokensOf(f.content),
       })),
+      relevantFiles: [...shown, ...listed].map((f) => f.path).sort(),
+      belowThresholdFiles: listed.map((f) => ({ filename: f.path, tokenEstimation: tokensOf(f.content) })),
     },
   };
 }

@@ -219,6 +219,9 @@ class Answer {
     }
     this.resumedFrom = plan.resumedFrom;
     const { parser } = plan;
+    // The model is called now: the answer records what its prompt holds whatever happens next, so a
+    // failed answer, or one whose server dies, still says which files the model was given.
+    this.recordContext(plan.context);
 
     let finishReason: string | null = null;
     let usage: LanguageModelUsage | undefined;
@@ -260,14 +263,15 @@ class Answer {
       return this.end(parser, cut ? "truncated" : "complete", plan, record, finishReason ?? "stop");
     }
     if (this.abortReason === "client") return this.end(parser, "incomplete", plan, record, "stop");
-    if (this.abortReason === "timeout") return this.fail(messages.chatAnswerTimedOut, parser, record);
+    if (this.abortReason === "timeout")
+      return this.fail(messages.chatAnswerTimedOut, parser, record, plan.context);
     const detail = failure ? describeError(failure) : "the model's answer ended without finishing";
     logError("space chat: the model failed", {
       messageId: this.messageId,
       modelId: this.modelId,
       err: failure,
     });
-    return this.fail(fillTemplate(messages.chatModelFailed, { detail }), parser, record);
+    return this.fail(fillTemplate(messages.chatModelFailed, { detail }), parser, record, plan.context);
   }
 
   /** What the model is asked, from the conversation and the app's files as they are now (the chat is ours). */
@@ -281,7 +285,7 @@ class Answer {
       files,
       discussMode: this.meta.discussMode,
     });
-    const context = promptContext(selectPromptFiles(files).shown);
+    const context = promptContext(selectPromptFiles(files));
     const turn = (m: ChatMessage): PromptTurn =>
       m.role === "user"
         ? { role: "user", content: m.content }
@@ -467,7 +471,7 @@ class Answer {
         }
       }
     } catch (err) {
-      return this.fail(describeError(err), null, usage);
+      return this.fail(describeError(err), null, usage, plan.context);
     }
     const stored = this.parts.map((p) =>
       p.type === "data-action" && applied.has(p.id) ? { ...p, data: { ...p.data, applied: true } } : p,
@@ -487,7 +491,7 @@ class Answer {
       });
     } catch (err) {
       // A change that cannot apply (a partial edit whose part is not there): nothing is applied.
-      return this.fail(describeError(err), null, usage);
+      return this.fail(describeError(err), null, usage, plan.context);
     }
     for (const p of stored) {
       if (p.type === "data-action" && applied.has(p.id))
@@ -502,8 +506,23 @@ class Answer {
     });
   }
 
-  /** The answer failed: stored as failed with its cause, nothing of it applied; the client is told. */
-  private async fail(error: string, parser: ActionParser | null, usage: ChatUsage | null) {
+  /** Stores the prompt's files on the answer (the progress chain: it never waits on the model). */
+  private recordContext(context: Plan["context"]) {
+    this.saving = this.saving
+      .then(() => saveAnswerProgress(this.app, this.messageId, context))
+      .catch((err) => logError("space chat: context files not saved", { messageId: this.messageId, err }));
+  }
+
+  /**
+   * The answer failed: stored as failed with its cause, nothing of it applied; the client is told.
+   * `context`: the files of its prompt when the model was called (none when it failed before).
+   */
+  private async fail(
+    error: string,
+    parser: ActionParser | null,
+    usage: ChatUsage | null,
+    context: Plan["context"] | null = null,
+  ) {
     if (parser) this.handle(parser.finish());
     this.closeText();
     this.refreshActions();
@@ -514,7 +533,7 @@ class Answer {
         parts: this.parts,
         actions: this.actions(),
       });
-      await failAnswer(this.app, this.messageId, { error, content: this.prose(), usage });
+      await failAnswer(this.app, this.messageId, { error, content: this.prose(), usage, ...context });
     } catch (err) {
       logError("space chat: the failed answer could not be stored", { messageId: this.messageId, err });
     }

@@ -93,24 +93,31 @@ export async function startExchange(
   }
 }
 
-/** Saves what an answer has so far (and tells the stale-answer check its server is alive); streaming answers only. */
+/** The files an answer's prompt held (spec 2 §3 contextFiles / contextMetadata), recorded once the model is called. */
+export type AnswerContext = {
+  contextFiles?: unknown[] | null;
+  contextMetadata?: Record<string, unknown> | null;
+};
+
+/**
+ * Saves what an answer has so far, or the files of its prompt (and tells the stale-answer check its
+ * server is alive); streaming answers only.
+ */
 export async function saveAnswerProgress(
   app: App,
   messageId: string,
-  progress: { content?: string; parts?: unknown[]; actions?: unknown[] },
+  progress: { content?: string; parts?: unknown[]; actions?: unknown[] } & AnswerContext,
 ): Promise<void> {
   const m = await updateChatMessage(app.id, messageId, progress, undefined, { onlyStreaming: true });
   if (!m) throw new AppError("CONFLICT", "chatAnswerNotStreaming", "NOT_STREAMING");
 }
 
-export type FinishedAnswer = {
+export type FinishedAnswer = AnswerContext & {
   status: Exclude<ChatMessageStatus, "streaming" | "failed">;
   content: string;
   parts?: unknown[];
   actions?: unknown[];
   usage?: Record<string, unknown> | null;
-  contextFiles?: unknown[] | null;
-  contextMetadata?: Record<string, unknown> | null;
   /** The complete file actions of the answer, applied as one version. */
   changes?: FileChange[];
   userRequest?: string;
@@ -173,11 +180,14 @@ export async function finishAnswer(
   });
 }
 
-/** Fails a streaming answer ("annotation status failed offers retry"): nothing of it is applied. */
+/**
+ * Fails a streaming answer ("annotation status failed offers retry"): nothing of it is applied. An
+ * answer that reached the model keeps the files of its prompt (given here, or saved when it started).
+ */
 export async function failAnswer(
   app: App,
   messageId: string,
-  failure: { error: string; content?: string; usage?: Record<string, unknown> | null },
+  failure: AnswerContext & { error: string; content?: string; usage?: Record<string, unknown> | null },
 ): Promise<ChatMessageView> {
   const m = await updateChatMessage(
     app.id,
@@ -187,6 +197,8 @@ export async function failAnswer(
       error: failure.error,
       ...(failure.content !== undefined ? { content: failure.content } : {}),
       ...(failure.usage !== undefined ? { usage: failure.usage } : {}),
+      ...(failure.contextFiles !== undefined ? { contextFiles: failure.contextFiles } : {}),
+      ...(failure.contextMetadata !== undefined ? { contextMetadata: failure.contextMetadata } : {}),
     },
     undefined,
     { onlyStreaming: true },

@@ -2,6 +2,8 @@ import "server-only";
 import { findServedUpload, openUpload } from "./upload-image";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
+// An end user's photo for a run: never kept by a shared cache (a proxy, a CDN).
+const PRIVATE = "private, max-age=31536000, immutable";
 const REVALIDATE = "public, max-age=0, must-revalidate";
 
 /**
@@ -20,7 +22,7 @@ export async function serveUploadedFile(req: Request, key: string): Promise<Resp
     "Content-Type": upload.contentType,
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-    "Cache-Control": current ? IMMUTABLE : REVALIDATE,
+    "Cache-Control": upload.kind === "run_photo" ? PRIVATE : current ? IMMUTABLE : REVALIDATE,
     // Published apps may be embedded, and generated apps run on another origin.
     "Cross-Origin-Resource-Policy": "cross-origin",
     ETag: etag,

@@ -143,8 +143,8 @@ export async function deleteStoredObjects(keys: string[]): Promise<void> {
   await Promise.all(Array.from({ length: Math.min(DELETE_PARALLEL, keys.length) }, worker));
 }
 
-// A storage failure reaches the user in the storage's own words (spec 2 §8), and the log.
-async function inStorage<T>(op: () => Promise<T>): Promise<T> {
+/** Runs a storage call; a failure reaches the user in the storage's own words (spec 2 §8), and the log. */
+export async function inStorage<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (err) {

@@ -3,6 +3,7 @@ import { type Browser, expect, type Page, test } from "@playwright/test";
 import { localResetsAt } from "../../components/public-app/run-errors";
 import { messages } from "../../lib/messages";
 import { fillTemplate } from "../../lib/plans/text";
+import { AnalyticsPage } from "./pages/analytics-page";
 import { AppLoginPage } from "./pages/app-login-page";
 import { EditorPage } from "./pages/editor-page";
 import { ToolRunPage } from "./pages/tool-run-page";
@@ -171,6 +172,22 @@ test("a builder previews and publishes a tool; an end user signs in with a code,
   await expect(tool.error).toHaveText(fillTemplate(messages.runDailyLimit, { resetsAt: resetsAt! }));
   await expect(tool.resultsHeading).toBeFocused();
   await phone.close();
+
+  // The builder finds that run in the app's analytics: one run by one end user who signed up
+  // today, with what they asked and what the model answered (the builder's draft preview and the
+  // refused attempts are not counted).
+  const analytics = new AnalyticsPage(page);
+  await analytics.goto(appId);
+  await expect(analytics.heading).toBeVisible();
+  await expect(analytics.tile("runs")).toHaveText("1");
+  await expect(analytics.tile("users")).toHaveText("1");
+  await expect(analytics.tile("signups")).toHaveText("1");
+  await expect(analytics.runs).toHaveCount(1);
+  const run = analytics.runs.first();
+  await expect(run).toContainText(email);
+  await run.getByRole("button").click();
+  await expect(run).toContainText("A long weekend in Lisbon");
+  await expect(run).toContainText(`From the app's data: "${LISBON}"`);
 });
 
 /** A published trip planner anybody may run (no sign-up); its results editable when asked. */

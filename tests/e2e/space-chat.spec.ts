@@ -472,5 +472,5 @@ test("the files used by an answer and the changes of its version, in their dialo
   await chat.button(live, messages.chatViewChanges).click();
   await expect(toast(page, messages.diffWaitForChanges)).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
-  await chat.stop.click();
+  // Not stopped here: on a busy machine the slow answer may have ended by now (Stop is tested above).
 });

@@ -47,7 +47,7 @@ const wrongTsv = async (itemId: string) =>
     (
       await db().execute<{ n: string }>(sql`
         select count(*) as n from context_chunks
-        where item_id = ${itemId} and tsv is distinct from to_tsvector('simple', text)`)
+        where item_id = ${itemId} and tsv is distinct from to_tsvector('app_search', text)`)
     ).rows[0]!.n,
   );
 

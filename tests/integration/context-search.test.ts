@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
@@ -98,5 +99,31 @@ describe("retrieveChunks", () => {
     expect(best).toHaveLength(10);
     // The three-mention chunks outrank the others among the candidates.
     for (const c of best) expect(c.text).toContain("refund, refund and refund");
+  });
+
+  it("English stop words are not searched: they neither exclude a chunk nor make every chunk match", async () => {
+    const b = await createBuilder({ plan: "explorer" });
+    const app = await newApp(b);
+    const texts = [
+      "Helmet refund: a damaged helmet gets a full refund within 30 days.",
+      ...Array.from({ length: 50 }, (_, i) => `Note ${i}: the order is in the box for you.`),
+    ];
+    const doc = await item(app.id, "Policies.pdf", texts);
+    // "what", "is", "the", "for", "a" are in no index: the question finds the helmet page by its
+    // words, although the page holds none of those.
+    const found = await retrieveChunks(app.id, "What is the refund for a damaged helmet", 5);
+    expect(found.map((c) => [c.itemId, c.position])).toEqual([[doc.id, 0]]);
+    // The run's query (words or-ed): the fifty notes of stop words alone do not match it.
+    const ored = await retrieveChunks(app.id, "the or in or helmet", 5);
+    expect(ored.map((c) => c.position)).toEqual([0]);
+    // Nothing but stop words: nothing to look for.
+    expect(await retrieveChunks(app.id, "what is the", 5)).toEqual([]);
+    // The stored vectors hold no stop word either.
+    const [{ words }] = (
+      await db().execute<{ words: string[] }>(
+        sql`select tsvector_to_array(tsv) as words from context_chunks where item_id = ${doc.id} and position = 1`,
+      )
+    ).rows as [{ words: string[] }];
+    expect(words.sort()).toEqual(["0", "box", "note", "order"]);
   });
 });

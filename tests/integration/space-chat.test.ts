@@ -253,9 +253,14 @@ describe("POST /api/apps/{appId}/chat: an answer that writes the app", () => {
     const msgs = await history(app, builder);
     const annotationOf = (s: Sent) => msgs.find((m) => m.id === startOf(s).messageId)!.annotations[0];
     // The first answer saw an app without files.
-    expect(annotationOf(first)).toMatchObject({ contextFiles: [], contextMetadata: { retrievedFiles: [] } });
+    expect(annotationOf(first)).toMatchObject({
+      contextFiles: [],
+      contextMetadata: { retrievedFiles: [], relevantFiles: [], belowThresholdFiles: [] },
+    });
     expect(annotationOf(second).contextFiles).toEqual(["pages/Home.jsx"]);
-    // Only what is computed: no score, recall or threshold is invented.
+    // Only what is computed: no score, recall or threshold is invented. Every file of the app is
+    // named (relevantFiles), and the one left out of the prompt too (belowThresholdFiles): the
+    // model never saw its content.
     expect(annotationOf(second).contextMetadata).toEqual({
       retrievedFiles: [
         {
@@ -264,7 +269,10 @@ describe("POST /api/apps/{appId}/chat: an answer that writes the app", () => {
           tokenEstimation: Math.ceil(page.length / 4),
         },
       ],
+      relevantFiles: ["components/Big.jsx", "pages/Home.jsx"],
+      belowThresholdFiles: [{ filename: "components/Big.jsx", tokenEstimation: Math.ceil(big.length / 4) }],
     });
+    expect(systemOf(1)).not.toContain(big.slice(0, 200));
     // The user's own message records none.
     expect(msgs.find((m) => m.role === "user")!.annotations[0].contextFiles).toBeNull();
   });
@@ -284,6 +292,8 @@ describe("POST /api/apps/{appId}/chat: an answer that writes the app", () => {
     expect(stored.status).toBe("failed");
     expect(stored.error).toBe(fillTemplate(messages.spacePartialEditNotFound, { path: "pages/Home.jsx" }));
     expect((stored.actions as ChatAction[]).every((a) => !a.applied)).toBe(true);
+    // The model was given the page: the failed answer says so.
+    expect(stored.contextFiles).toEqual(["pages/Home.jsx"]);
     expect(await currentFiles(app.id)).toEqual(before);
     expect(await versionCount(app.id)).toBe(1);
   });
@@ -460,6 +470,23 @@ describe("stop, failure and retry", () => {
     expect(failed).toMatchObject({ status: "failed", versionId: null });
     expect(failed.error).toContain("The demo model was asked to fail.");
     expect(await currentFiles(app.id)).toEqual(before);
+    // It reached the model: it records the files of its prompt, as a finished answer does.
+    const failedView = (await history(app, builder)).find((m) => m.id === answerId)!;
+    expect(failedView.annotations[0]).toMatchObject({
+      status: "failed",
+      contextFiles: ["pages/Home.jsx"],
+      contextMetadata: {
+        retrievedFiles: [
+          {
+            filePath: "pages/Home.jsx",
+            retrievalMethods: ["current files"],
+            tokenEstimation: Math.ceil(before["pages/Home.jsx"]!.length / 4),
+          },
+        ],
+        relevantFiles: ["pages/Home.jsx"],
+        belowThresholdFiles: [],
+      },
+    });
 
     // Only the last user message can be retried.
     const firstUser = (await history(app, builder))[0]!;
@@ -486,6 +513,52 @@ describe("stop, failure and retry", () => {
     expect(msgs[2]!.id).toBe(userMessageId);
   });
 
+  it("an answer whose stream breaks mid-way fails and still records the files of its prompt", async () => {
+    const { builder, app } = await spaceOf();
+    await send(app, builder, { text: "A home page" });
+    const big = `// ${"y".repeat(SPACE_PROMPT_FILES_BUDGET)}\n`;
+    await applyFileChanges(app.id, [{ type: "add_file", path: "components/Huge.jsx", content: big }], {
+      kind: "edit",
+    });
+    // The connection to the model drops after a few words, twice (the SDK does not retry a stream
+    // that has started, but a second reply is queued should it).
+    const dropped = {
+      text: "I will change the page now, word by word, until the line drops.",
+      dropAfterChunks: 4,
+    };
+    server.script(dropped, dropped);
+    const res = await send(app, builder, { text: "Change the title to Broken" });
+    expect(res.parts.at(-1)).toEqual({ type: "error", errorText: messages.chatAssistantFailed });
+    const stored = (await findChatMessage(app.id, startOf(res).messageId))!;
+    expect(stored.status).toBe("failed");
+    expect(stored.contextFiles).toEqual(["pages/Home.jsx"]);
+    expect(stored.contextMetadata).toMatchObject({
+      relevantFiles: ["components/Huge.jsx", "pages/Home.jsx"],
+      belowThresholdFiles: [{ filename: "components/Huge.jsx", tokenEstimation: Math.ceil(big.length / 4) }],
+    });
+  });
+
+  it("records the files of its prompt as soon as the model is called, while the answer still streams", async () => {
+    const { builder, app } = await spaceOf();
+    await send(app, builder, { text: "A home page" });
+    server.script({ text: "Thinking about it slowly, one word at a time, for a while.", chunkDelayMs: 100 });
+    const abort = new AbortController();
+    const res = await post(app, builder, { text: "Tell me slowly" }, abort.signal);
+    const answerId = res.headers.get(CHAT_MESSAGE_ID_HEADER)!;
+    // Should its server die now, the stale answer still says what its prompt held.
+    const streaming = await eventually(
+      () => findChatMessage(app.id, answerId),
+      (m) => Array.isArray(m?.contextFiles),
+    );
+    expect(streaming).toMatchObject({ status: "streaming", contextFiles: ["pages/Home.jsx"] });
+    abort.abort();
+    await res.body!.cancel().catch(() => {});
+    await eventually(
+      () => findChatMessage(app.id, answerId),
+      (m) => m?.status !== "streaming",
+    );
+  });
+
   it("a model that is down fails the answer without a word; nothing changes", async () => {
     const { builder, app } = await spaceOf();
     server.script(
@@ -498,6 +571,13 @@ describe("stop, failure and retry", () => {
     expect(stored.status).toBe("failed");
     expect(stored.error).toContain("503");
     expect(await versionCount(app.id)).toBe(0);
+    // The model was asked (about an app without files): an empty record, not none.
+    expect(stored.contextFiles).toEqual([]);
+    expect(stored.contextMetadata).toEqual({
+      retrievedFiles: [],
+      relevantFiles: [],
+      belowThresholdFiles: [],
+    });
   });
 });
 

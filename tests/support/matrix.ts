@@ -453,6 +453,22 @@ export const rows: Row[] = [
     },
   },
   {
+    file: "app/api/apps/[appId]/run/photos/route.ts",
+    method: "POST",
+    // Who may upload a photo for a run is who may run the tool: a draft only for its builder.
+    who: "as for running the tool: anybody for a published app, a draft only for its owner and admins (a tool without a photo field here: 400, nothing stored)",
+    request: (w) => ({
+      path: `/api/apps/${w.genAppA.id}/run/photos?toolId=${w.toolA.id}`,
+      params: { appId: w.genAppA.id },
+      body: {},
+    }),
+    expect: { ...everyone(404), builderA: 400, admin: 400 },
+    check: (res, actor) => {
+      const code = (res.json as { error: { code: string } }).error.code;
+      expect(code).toBe(actor === "builderA" || actor === "admin" ? "NO_PHOTO_FIELD" : "NOT_FOUND");
+    },
+  },
+  {
     file: "app/api/apps/[appId]/tools/route.ts",
     method: "POST",
     who: "the app's owner and admins (a path with spaces here: 400)",
@@ -553,6 +569,41 @@ export const rows: Row[] = [
       };
     },
     expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/files/history/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/files/history?path=pages/Home.jsx`,
+      params: { appId: w.spaceAppA.id },
+    }),
+    expect: ownerOfAppA(),
+    check: (res, actor, _via, w) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      const entries = (res.json as { entries: { version: { id: string }; change: string }[] }).entries;
+      expect(entries.map((e) => [e.version.id, e.change])).toEqual([
+        [w.spaceTurns[1].versionId, "modified"],
+        [w.spaceTurns[0].versionId, "added"],
+      ]);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/versions/[versionId]/file/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => {
+      const versionId = w.spaceTurns[0].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}/file?path=pages/Home.jsx`,
+        params: { appId: w.spaceAppA.id, versionId },
+      };
+    },
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect((res.json as { content: string }).content).toContain("Hello");
+    },
   },
   {
     file: "app/api/apps/[appId]/versions/[versionId]/restore/route.ts",

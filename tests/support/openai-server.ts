@@ -15,7 +15,14 @@ import { readBody } from "./read-body";
 // OpenAI's error objects. What the "model" says comes from a responder: tests script replies
 // (a JSON object, an HTTP error, a slow answer); `npm run ai:dev` runs it with demoResponder.
 
-export type ChatMessage = { role: string; content: string };
+/**
+ * An image of a user message (an `image_url` part): a data: URL's media type and decoded size,
+ * or, for an address, the URL alone (this server never fetches it).
+ */
+export type ChatImage = { url: string; mediaType: string | null; bytes: number | null };
+
+/** A message: its text parts joined; the images of its image_url parts, in order, when it has any. */
+export type ChatMessage = { role: string; content: string; images?: ChatImage[] };
 
 /** One chat completion request, as the responder sees it. */
 export type ChatRequest = {
@@ -262,7 +269,11 @@ function parseChat(body: unknown): ChatRequest | string {
       return "Each message needs a role.";
     }
     const { role, content } = m as { role: string; content?: unknown };
-    messages.push({ role, content: textOf(content) });
+    const images = imagesOf(content);
+    if (typeof images === "string") return images;
+    messages.push(
+      images.length ? { role, content: textOf(content), images } : { role, content: textOf(content) },
+    );
   }
   return { model: b.model, messages, stream: b.stream === true, body: b };
 }
@@ -280,8 +291,31 @@ function textOf(content: unknown): string {
     .join("");
 }
 
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/;
+
+/** The image_url parts of a message's content, or what is wrong with one (OpenAI answers 400). */
+function imagesOf(content: unknown): ChatImage[] | string {
+  if (!Array.isArray(content)) return [];
+  const images: ChatImage[] = [];
+  for (const p of content) {
+    if (!p || typeof p !== "object" || (p as { type?: unknown }).type !== "image_url") continue;
+    const url = (p as { image_url?: { url?: unknown } }).image_url?.url;
+    if (typeof url !== "string" || !url) return "Each image_url part needs an image_url.url.";
+    if (!url.startsWith("data:")) {
+      images.push({ url, mediaType: null, bytes: null });
+      continue;
+    }
+    const m = DATA_URL.exec(url);
+    if (!m || !m[1]!.startsWith("image/")) return "Invalid image URL: expected data:image/...;base64,...";
+    images.push({ url, mediaType: m[1]!, bytes: Buffer.from(m[2]!, "base64").byteLength });
+  }
+  return images;
+}
+
 // A deterministic stand-in for a tokenizer: about four characters a token.
 const tokens = (s: string) => Math.ceil(s.length / 4);
+/** What an image costs in prompt tokens here (OpenAI's low-detail price). */
+const IMAGE_TOKENS = 85;
 
 async function answerChat(
   res: http.ServerResponse,
@@ -292,7 +326,10 @@ async function answerChat(
 ) {
   const id = `chatcmpl-${crypto.randomBytes(8).toString("hex")}`;
   const created = Math.floor(Date.now() / 1000);
-  const promptTokens = chat.messages.reduce((n, m) => n + tokens(m.content) + 4, 0);
+  const promptTokens = chat.messages.reduce(
+    (n, m) => n + tokens(m.content) + 4 + (m.images?.length ?? 0) * IMAGE_TOKENS,
+    0,
+  );
   const completionTokens = tokens(text);
   const usage = {
     prompt_tokens: promptTokens,
@@ -387,8 +424,21 @@ export const demoResponder: Responder = ({ model, messages }) => {
   const excerpt = /<excerpt [^>]*>\n([\s\S]*?)\n<\/excerpt>/.exec(system)?.[1];
   const item = /items of the app's data[^\n]*\n1\. (.+)/.exec(system)?.[1];
   const cited = (excerpt ?? item)?.replace(/\s+/g, " ").trim().slice(0, 300);
-  return cited ? `${answer} From the app's data: "${cited}"` : answer;
+  const withData = cited ? `${answer} From the app's data: "${cited}"` : answer;
+  // A run with photos (lib/runs/prompt.ts): the demo says what it was shown.
+  const seen = imagesSeen(messages);
+  return seen ? `${withData} ${seen}` : withData;
 };
+
+/** "I received an image (image/png, 1234 bytes)." for the images of the last user message; "" without. */
+export function imagesSeen(messages: ChatMessage[]): string {
+  const images = [...messages].reverse().find((m) => m.role === "user")?.images ?? [];
+  if (!images.length) return "";
+  const each = images.map((i) =>
+    i.bytes === null ? `an image at ${i.url.slice(0, 100)}` : `an image (${i.mediaType}, ${i.bytes} bytes)`,
+  );
+  return `I received ${each.join(" and ")}.`;
+}
 
 function demoField(system: string, user: string): string {
   const typed = /field name:\s*"?([^"\n]+)"?/i.exec(user)?.[1] ?? user.split("\n")[0] ?? "";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { contextCoverageOf, contextFilesOf } from "@/components/space/chat/context-files-dialog";
 import {
   actionStatus,
   canUndoRestore,
@@ -10,14 +11,17 @@ import {
   segmentsOf,
   upsertMessages,
 } from "@/components/space/chat/conversation";
+import { fixRequest } from "@/components/space/chat/issues-panel";
 import { initialIssues, issueKey, issuesReducer, visibleIssues } from "@/components/space/chat/issues-state";
 import { liveView, refusalOf, type SpaceUIMessage } from "@/components/space/chat/live-message";
+import { promptContext, selectPromptFiles } from "@/lib/space/assistant-prompt";
 import type { PreviewIssue } from "@/lib/space/preview/types";
 import type { ChatMessageView, MessageAnnotation } from "@/lib/space/views";
 
 // The rules of the space app chat view that need no browser (components/space/chat): the
 // current version, retry and undo eligibility, revert counts, pages of history, the order of
-// prose and actions, the streamed answer read as a stored one, and the issues panel of spec 2 §4.
+// prose and actions, the streamed answer read as a stored one, the issues panel of spec 2 §4, and
+// the context files of an answer with the admin's counts (spec 2 §3 Context metadata, §6).
 
 let seq = 0;
 function msg(
@@ -246,5 +250,73 @@ describe("issues panel (spec 2 §4)", () => {
     s = issuesReducer(s, { type: "issues", issues: [issue("c")] });
     expect(s.fixed).toBe(false);
     expect(issuesReducer(s, { type: "settle" })).toBe(s);
+  });
+});
+
+describe("context files of an answer (spec 2 §3 Context metadata, §6 counts and missing files)", () => {
+  const files = [
+    { path: "pages/Home.jsx", content: "x".repeat(40) },
+    { path: "components/Big.jsx", content: "y".repeat(90) },
+    { path: "entities/Task.json", content: "z".repeat(30) },
+  ];
+
+  it("records the files shown in full, every file of the app, and those left out over the budget", () => {
+    const context = promptContext(selectPromptFiles(files, 100));
+    // Entities first, then pages: what fits the 100 characters; the rest only named.
+    expect(context.contextFiles).toEqual(["entities/Task.json", "pages/Home.jsx"]);
+    expect(context.contextMetadata.relevantFiles).toEqual([
+      "components/Big.jsx",
+      "entities/Task.json",
+      "pages/Home.jsx",
+    ]);
+    expect(context.contextMetadata.belowThresholdFiles).toEqual([
+      { filename: "components/Big.jsx", tokenEstimation: 23 },
+    ]);
+    expect(context.contextMetadata.retrievedFiles.map((f) => f.tokenEstimation)).toEqual([8, 10]);
+  });
+
+  it("reads as n of m files in the prompt with the missing ones; none for an answer recorded without them", () => {
+    const recorded = promptContext(selectPromptFiles(files, 100));
+    const answer = msg("assistant", {}, recorded);
+    expect(contextFilesOf(answer)?.map((f) => [f.filePath, f.tokenEstimation])).toEqual([
+      ["entities/Task.json", 8],
+      ["pages/Home.jsx", 10],
+    ]);
+    expect(contextCoverageOf(answer)).toEqual({
+      inPrompt: 2,
+      total: 3,
+      missing: [{ filePath: "components/Big.jsx", tokenEstimation: 23 }],
+    });
+    // Everything fits: nothing missing.
+    const all = msg("assistant", {}, promptContext(selectPromptFiles(files, 1000)));
+    expect(contextCoverageOf(all)).toEqual({ inPrompt: 3, total: 3, missing: [] });
+    // An answer recorded before relevantFiles existed: its list, but no count to give.
+    const older = msg(
+      "assistant",
+      {},
+      { contextFiles: ["pages/Home.jsx"], contextMetadata: { retrievedFiles: [] } },
+    );
+    expect(contextFilesOf(older)).toHaveLength(1);
+    expect(contextCoverageOf(older)).toBeNull();
+    // No record at all (a user message, an answer refused before the model).
+    expect(contextCoverageOf(msg("assistant"))).toBeNull();
+  });
+});
+
+describe("fixRequest", () => {
+  it("hands the issue to the composer without the preview address's signed query", () => {
+    const issue: PreviewIssue = {
+      title: "TypeError: x is undefined",
+      details:
+        "at Chart (https://app.example.com/api/apps/a/versions/v/preview/document?token=SECRET.sig:12:5)\nat https://cdn.example.com/react.js:1:1",
+      componentName: "Chart",
+      source: "runtime",
+    };
+    const text = fixRequest(issue);
+    expect(text).toContain("TypeError: x is undefined");
+    expect(text).toContain("https://app.example.com/api/apps/a/versions/v/preview/document");
+    expect(text).toContain("https://cdn.example.com/react.js:1:1");
+    expect(text).not.toContain("token=");
+    expect(text).not.toContain("SECRET");
   });
 });

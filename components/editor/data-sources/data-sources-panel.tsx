@@ -111,11 +111,16 @@ export function DataSourcesPanel({
 
   const sync = async (item: ContextItemView) => {
     setBusyId(item.id);
+    const setStatus = (status: string, error: string | null) =>
+      update((list) => list.map((i) => (i.id === item.id ? { ...i, status, error } : i)));
+    // Pending before the request, as the server makes it: a quick source may be read and Synced
+    // while the request is still on its way back, and the live status must not be set back then.
+    setStatus("pending", null);
     try {
       await syncContextItem(item.id);
-      update((list) => list.map((i) => (i.id === item.id ? { ...i, status: "pending", error: null } : i)));
       toast.success(fillTemplate(messages.dataSourceSyncQueued, { name: item.name }));
     } catch (err) {
+      setStatus(item.status, item.error);
       toast.error(
         err instanceof ApiError && err.status === 400 ? err.message : messages.contextUploadDataFailed,
       );

@@ -6,31 +6,21 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
-import { type DiffRow, diffLines, diffStats, foldUnchanged } from "@/lib/space/line-diff";
 import { cn } from "@/lib/utils";
 import { fetchVersionDetail } from "./chat-api";
+import { type ChangedFile, type ChangeStatus, FileDiff, StatusLetter } from "./file-diff";
+import { FileHistoryButton, NestedFileHistory } from "./file-history-dialog";
 import { useFocusOpener } from "./use-focus-opener";
 
 // The all-changes diff dialog (spec 2 §2): a tree of the files a version changed against its
 // parent ("Diff status per file: added, modified, deleted, unchanged (unchanged hidden; order
 // added, modified, deleted)", §4) and the line diff of the selected file. The new side is the
 // version's files (GET .../versions/{id}), the old side its parent's.
+// The selected file's History opens its version history dialog over this one.
 
-export type ChangeStatus = "added" | "modified" | "deleted";
-export type ChangedFile = { path: string; status: ChangeStatus; before: string; after: string };
+export type { ChangedFile, ChangeStatus };
 
 const STATUS_RANK: Record<ChangeStatus, number> = { added: 0, modified: 1, deleted: 2 };
-const STATUS_LABEL: Record<ChangeStatus, string> = {
-  added: messages.diffStatusAdded,
-  modified: messages.diffStatusModified,
-  deleted: messages.diffStatusDeleted,
-};
-const STATUS_LETTER: Record<ChangeStatus, string> = { added: "A", modified: "M", deleted: "D" };
-const STATUS_COLOR: Record<ChangeStatus, string> = {
-  added: "text-emerald-700 dark:text-emerald-400",
-  modified: "text-amber-700 dark:text-amber-400",
-  deleted: "text-destructive",
-};
 
 /** The changed files in the spec's order (added, modified, deleted; by path within each), unchanged left out. */
 export function orderChanges<T extends { path: string; status: string }>(changes: T[]): T[] {
@@ -127,6 +117,8 @@ export function ChangesDialog({
   const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
   const [selected, setSelected] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  /** The file whose version history dialog is open over this one. */
+  const [historyOf, setHistoryOf] = useState<string | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` reloads after a failure
   useEffect(() => {
@@ -180,9 +172,15 @@ export function ChangesDialog({
         ) : (
           <div className="grid min-h-0 gap-3 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
             <FileTree files={loaded.files} selected={selected} onSelect={setSelected} />
-            {file ? <FileDiff file={file} /> : null}
+            {file ? (
+              <FileDiff
+                file={file}
+                actions={<FileHistoryButton path={file.path} onOpen={setHistoryOf} variant="outline" />}
+              />
+            ) : null}
           </div>
         )}
+        <NestedFileHistory appId={appId} path={historyOf} onClose={() => setHistoryOf(null)} />
       </DialogContent>
     </Dialog>
   );
@@ -319,97 +317,12 @@ function FileTree({
                 >
                   {node.name}
                 </span>
-                <span
-                  className={cn("shrink-0 font-mono text-xs font-semibold", STATUS_COLOR[node.file.status])}
-                >
-                  <span aria-hidden>{STATUS_LETTER[node.file.status]}</span>
-                  <span className="sr-only">{STATUS_LABEL[node.file.status]}</span>
-                </span>
+                <StatusLetter status={node.file.status} />
               </>
             )}
           </div>
         );
       })}
     </div>
-  );
-}
-
-function FileDiff({ file }: { file: ChangedFile }) {
-  const { rows, stats } = useMemo(() => {
-    const lines = diffLines(file.before, file.after);
-    return { rows: foldUnchanged(lines), stats: diffStats(lines) };
-  }, [file]);
-  return (
-    <section className="grid min-w-0 content-start gap-2" aria-label={file.path} data-testid="changes-diff">
-      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
-        <h3 className="min-w-0 font-mono text-xs font-medium break-all">{file.path}</h3>
-        <p className="text-xs text-muted-foreground">
-          <span className={STATUS_COLOR[file.status]}>{STATUS_LABEL[file.status]}</span>
-          {" · "}
-          {fillTemplate(messages.diffLineStats, { added: stats.added, removed: stats.removed })}
-        </p>
-      </div>
-      {rows.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{messages.diffEmptyFile}</p>
-      ) : (
-        <div
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling diff is reached by keyboard to scroll it (long lines scroll sideways)
-          tabIndex={0}
-          className="max-h-[50vh] overflow-auto rounded-md border border-border font-mono text-xs focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none md:max-h-[60vh]"
-        >
-          <table className="w-full border-collapse">
-            <tbody>
-              {rows.map((row, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one diff never reorder
-                <DiffRowView key={i} row={row} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
-  );
-}
-
-function DiffRowView({ row }: { row: DiffRow }) {
-  if (row.type === "skip") {
-    return (
-      <tr className="bg-muted text-muted-foreground">
-        <td colSpan={4} className="px-3 py-1 text-center">
-          {fillTemplate(messages.diffUnchangedLines, { n: row.count })}
-        </td>
-      </tr>
-    );
-  }
-  const oldLine = row.type === "added" ? "" : row.oldLine;
-  const newLine = row.type === "removed" ? "" : row.newLine;
-  return (
-    <tr
-      data-line={row.type}
-      className={cn(row.type === "added" && "bg-emerald-500/10", row.type === "removed" && "bg-red-500/10")}
-    >
-      <td className="w-px px-2 text-right text-muted-foreground tabular-nums select-none">{oldLine}</td>
-      <td className="w-px px-2 text-right text-muted-foreground tabular-nums select-none">{newLine}</td>
-      <td
-        className={cn(
-          "w-px pl-1 select-none",
-          row.type === "added" && "text-emerald-700 dark:text-emerald-400",
-          row.type === "removed" && "text-destructive",
-        )}
-      >
-        {row.type === "added" ? (
-          <>
-            <span aria-hidden>+</span>
-            <span className="sr-only">{messages.diffStatusAdded}</span>
-          </>
-        ) : row.type === "removed" ? (
-          <>
-            <span aria-hidden>-</span>
-            <span className="sr-only">{messages.diffStatusDeleted}</span>
-          </>
-        ) : null}
-      </td>
-      <td className="px-2 whitespace-pre">{row.text}</td>
-    </tr>
   );
 }

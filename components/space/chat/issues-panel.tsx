@@ -20,7 +20,8 @@ export function fixRequest(issue: PreviewIssue): string {
       ? fillTemplate(messages.issuesFixWhere, { component: issue.componentName })
       : "",
     title: issue.title,
-    details: issue.details,
+    // A stack names the preview's address, whose query holds its signed token: not for the model.
+    details: issue.details.replace(/(https?:\/\/[^\s?#]+)\?[^\s#)]*/g, "$1"),
   }).trim();
 }
 
@@ -75,16 +76,17 @@ export function IssuesPanel({
         className,
       )}
     >
+      {/* The name starts with the visible count (WCAG 2.5.3 label in name); what the click does follows. */}
       <button
         type="button"
         aria-expanded={state.expanded}
         aria-controls={listId}
-        aria-label={state.expanded ? messages.issuesMinimize : messages.issuesShow}
         onClick={() => dispatch({ type: "toggle" })}
         className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
       >
         <AlertTriangleIcon aria-hidden className="size-4 text-destructive" />
         <span className="flex-1">{countText(shown.length)}</span>
+        <span className="sr-only"> {state.expanded ? messages.issuesMinimize : messages.issuesShow}</span>
         <ChevronDownIcon
           aria-hidden
           className={cn("size-4 transition-transform", state.expanded ? "" : "rotate-180")}
@@ -93,15 +95,16 @@ export function IssuesPanel({
       <ul
         id={listId}
         hidden={!state.expanded}
-        className="grid gap-2 overflow-y-auto border-t border-border px-3 py-2"
+        className="grid grid-cols-[minmax(0,1fr)] gap-2 overflow-y-auto border-t border-border px-3 py-2"
         style={{ maxHeight: ISSUES_LIST_MAX_HEIGHT_PX }}
       >
         {shown.map((issue) => {
           const key = issueKey(issue);
           return (
-            <li key={key} className="grid gap-1">
+            // min-w-0 and overflow-wrap:anywhere: a stack's long URLs wrap instead of widening the panel.
+            <li key={key} className="grid min-w-0 gap-1">
               <div className="flex items-start gap-2">
-                <p className="min-w-0 flex-1 font-medium break-words">
+                <p className="min-w-0 flex-1 font-medium [overflow-wrap:anywhere]">
                   <span className="mr-1 rounded bg-muted px-1 text-xs text-muted-foreground">
                     {issue.source === "build" ? messages.issuesBuild : messages.issuesRuntime}
                   </span>
@@ -129,7 +132,7 @@ export function IssuesPanel({
                 </Button>
               </div>
               {issue.details ? (
-                <p className="text-xs break-words whitespace-pre-wrap text-muted-foreground">
+                <p className="text-xs whitespace-pre-wrap text-muted-foreground [overflow-wrap:anywhere]">
                   {issue.details}
                 </p>
               ) : null}

@@ -2,6 +2,7 @@
 
 import {
   AlertCircleIcon,
+  AlertTriangleIcon,
   CheckIcon,
   ChevronDownIcon,
   CopyIcon,
@@ -24,7 +25,7 @@ import { fillTemplate } from "@/lib/plans/text";
 import type { ChatMessageView } from "@/lib/space/views";
 import { cn } from "@/lib/utils";
 import { ActionCard } from "./action-card";
-import { contextFilesOf } from "./context-files-dialog";
+import { type ContextFile, contextCoverageOf, contextFilesOf } from "./context-files-dialog";
 import { annotation, segmentsOf } from "./conversation";
 import { useCopied } from "./use-copied";
 
@@ -331,16 +332,12 @@ function MessageFooter(props: MessageItemProps) {
           <ViewChangesButton message={message} onViewChanges={handlers.onViewChanges} />
         ) : null}
         {contextFiles ? (
-          <ActionButton
-            onClick={() => handlers.onShowContextFiles(message)}
-            data-testid="message-context-files"
-          >
-            <FilesIcon aria-hidden />
-            {/* "context file counts" are an admin extra (spec 2 §6). */}
-            {isAdmin
-              ? fillTemplate(messages.chatFilesUsedCount, { n: contextFiles.length })
-              : messages.chatFilesUsed}
-          </ActionButton>
+          <ContextFilesButton
+            message={message}
+            files={contextFiles}
+            isAdmin={isAdmin}
+            onShow={handlers.onShowContextFiles}
+          />
         ) : null}
         {isAnswer ? (
           rated ? (
@@ -386,6 +383,45 @@ function ViewChangesButton({
     <ActionButton onClick={() => onViewChanges(message)} data-testid="message-view-changes">
       <FileDiffIcon aria-hidden />
       {messages.chatViewChanges}
+    </ActionButton>
+  );
+}
+
+/**
+ * Opens the context-files dialog. Admins see the "context file counts" on it (spec 2 §6): the files
+ * in the prompt of all the app's files, and how many were left out (the missing-file warning's count).
+ */
+function ContextFilesButton({
+  message,
+  files,
+  isAdmin,
+  onShow,
+}: {
+  message: ChatMessageView;
+  files: ContextFile[];
+  isAdmin: boolean;
+  onShow: (m: ChatMessageView) => void;
+}) {
+  const coverage = isAdmin ? contextCoverageOf(message) : null;
+  const label = !isAdmin
+    ? messages.chatFilesUsed
+    : coverage
+      ? fillTemplate(messages.chatFilesUsedOf, { n: coverage.inPrompt, m: coverage.total })
+      : fillTemplate(messages.chatFilesUsedCount, { n: files.length });
+  const leftOut = coverage?.missing.length ?? 0;
+  return (
+    <ActionButton onClick={() => onShow(message)} data-testid="message-context-files">
+      <FilesIcon aria-hidden />
+      {label}
+      {leftOut > 0 ? (
+        <span
+          className="inline-flex items-center gap-0.5 text-amber-800 dark:text-amber-300"
+          data-testid="message-context-files-left-out"
+        >
+          <AlertTriangleIcon aria-hidden className="size-3.5" />
+          {fillTemplate(messages.chatFilesLeftOut, { n: leftOut })}
+        </span>
+      ) : null}
     </ActionButton>
   );
 }

@@ -18,6 +18,7 @@ import { ChatAssistantControl } from "./chat-assistant-control";
 import { fixRequest, IssuesPanel } from "./issues-panel";
 import { SpaceChat } from "./space-chat";
 import { useSpaceChat } from "./use-space-chat";
+import { VersionsButton } from "./versions-button";
 
 const icons: Partial<Record<PanelName, LucideIcon>> = {
   details: BlocksIcon,
@@ -65,6 +66,8 @@ export function SpaceEditorFrame({
   const [draft, setDraft] = useState("");
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const [issues, setIssues] = useState<PreviewIssue[]>([]);
+  // The preview of the version on show is being built or loaded: a fix is not judged before it is done.
+  const [previewLoading, setPreviewLoading] = useState(true);
 
   const onFix = useCallback((issue: PreviewIssue) => {
     setDraft(fixRequest(issue));
@@ -100,7 +103,8 @@ export function SpaceEditorFrame({
           ) : (
             <div className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-2">
               <SpaceMenu appId={appId} entries={menu} onOpen={onOpenPanel} />
-              <div className="ml-auto">
+              <div className="ml-auto flex items-center gap-1">
+                <VersionsButton appId={appId} chat={chat} />
                 <ChatAssistantControl appId={appId} initial={chatAssistant} />
               </div>
             </div>
@@ -152,12 +156,13 @@ export function SpaceEditorFrame({
                 appId={appId}
                 versionId={chat.previewVersionId}
                 onIssues={setIssues}
+                onLoadingChange={setPreviewLoading}
                 className="h-full w-full"
               />
             )}
             <IssuesPanel
               issues={issues}
-              loading={chat.busy}
+              loading={chat.busy || (previewLoading && !noFilesYet)}
               onFix={onFix}
               className="absolute right-3 bottom-3 z-10"
             />

@@ -1,6 +1,8 @@
 import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
 import { messages } from "../../../lib/messages";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * /build/app/{appId} of a space app: the App chat (its conversation, composer and dialogs) beside
  * the preview of the current or the previewed version (components/space/chat).
@@ -75,7 +77,10 @@ export class SpaceChatPage {
     const before = await this.answers.count();
     await action();
     await expect(this.answers).toHaveCount(before + 1, { timeout: 30_000 });
-    const id = await this.answers.nth(before).getAttribute("data-message-id");
+    // The answer shows under a temporary id until the server's stream names it (its row's uuid).
+    const answer = this.answers.nth(before);
+    await expect(answer).toHaveAttribute("data-message-id", UUID, { timeout: 30_000 });
+    const id = await answer.getAttribute("data-message-id");
     return this.message(id!);
   }
 

@@ -1,0 +1,75 @@
+import "server-only";
+import { findVersion, listPathChanges, readBlobs, versionPathEntry } from "@/db/queries/space";
+import type { App, FileChangeStatus } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import { assertSpaceApp, currentHead } from "./commit";
+import type { FileHistoryQuery } from "./file-history-schemas";
+import { type VersionSummary, versionSummary } from "./views";
+
+// One file's history (spec 2 §2 "version history dialog per file"): the versions that added,
+// modified or deleted it, read from their own rows of version_files (never from whole trees), and
+// the file as one version had it, without the version's other files.
+
+export type FileHistoryEntry = { version: VersionSummary; change: FileChangeStatus };
+
+export type FileHistoryPage = {
+  path: string;
+  /** Newest first. */
+  entries: FileHistoryEntry[];
+  hasMore: boolean;
+  /** The `before` of the next page (the oldest number listed), null when there is none. */
+  nextBefore: number | null;
+};
+
+/** GET /api/apps/{appId}/files/history: a page of the versions that changed one file. */
+export async function listFileHistory(app: App, query: FileHistoryQuery): Promise<FileHistoryPage> {
+  assertSpaceApp(app);
+  const [rows, head] = await Promise.all([
+    listPathChanges(app.id, query.path, query.before ?? null, query.limit + 1),
+    currentHead(app.id),
+  ]);
+  const page = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  return {
+    path: query.path,
+    entries: page.map((r) => ({ version: versionSummary(r.version, head.versionId), change: r.change })),
+    hasMore,
+    nextBefore: hasMore ? page.at(-1)!.version.number : null,
+  };
+}
+
+export type FileAtVersion = {
+  version: VersionSummary;
+  path: string;
+  /** How this version changed the file; null when it left it as it was. */
+  change: FileChangeStatus | null;
+  /** The file in this version; null when the version has no such file (it deleted it). */
+  content: string | null;
+  /** The file in the version before (the parent); null when that one had none. */
+  previousContent: string | null;
+};
+
+/**
+ * GET /api/apps/{appId}/versions/{versionId}/file?path=: one file as a version had it, and as the
+ * version before had it (its changes). A path the version neither has nor deleted is not found.
+ */
+export async function getFileAtVersion(app: App, versionId: string, path: string): Promise<FileAtVersion> {
+  assertSpaceApp(app);
+  const version = await findVersion(app.id, versionId);
+  if (!version) throw new AppError("NOT_FOUND", "versionNotFound");
+  const [entry, before, head] = await Promise.all([
+    versionPathEntry(app.id, version.id, path),
+    version.parentId ? versionPathEntry(app.id, version.parentId, path) : null,
+    currentHead(app.id),
+  ]);
+  if (entry.hash === null && entry.change !== "deleted") throw new AppError("NOT_FOUND", "fileNotFound");
+  const hashes = [entry.hash, before?.hash].filter((h): h is string => !!h);
+  const contents = await readBlobs(app.id, hashes);
+  return {
+    version: versionSummary(version, head.versionId),
+    path,
+    change: entry.change,
+    content: entry.hash === null ? null : (contents.get(entry.hash) ?? ""),
+    previousContent: before?.hash ? (contents.get(before.hash) ?? "") : null,
+  };
+}
