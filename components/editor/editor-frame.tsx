@@ -87,27 +87,45 @@ export function EditorFrame({
   preview: ReactNode;
 }) {
   return (
+    <EditorShell toolbar={toolbar} savers={savers}>
+      <div
+        ref={panelRef}
+        className={cn(
+          "grid min-w-0 content-start gap-4 p-4 lg:overflow-y-auto lg:border-r lg:border-border",
+          previewOnPhone && "hidden lg:grid",
+        )}
+      >
+        {panel}
+      </div>
+      <div className={cn("p-4 lg:flex lg:min-h-0", previewOnPhone ? "flex h-[80dvh]" : "hidden")}>
+        {preview}
+      </div>
+    </EditorShell>
+  );
+}
+
+/**
+ * What every editor has around its two columns (the panel, then the preview beside it from
+ * 1024 px): the toolbar with the saves' errors over them, and each save's conflict dialog.
+ */
+export function EditorShell({
+  toolbar,
+  savers,
+  children,
+}: {
+  toolbar: ReactNode;
+  savers: readonly SaverView[];
+  children: ReactNode;
+}) {
+  return (
     <div className="flex flex-1 flex-col lg:h-[calc(100dvh-3rem)] lg:min-h-0 lg:flex-none">
       <div className="sticky top-12 z-[5] grid gap-2 border-b border-border bg-background px-4 py-2 lg:static">
         {toolbar}
         <SaveErrors savers={savers} />
       </div>
-
       <div className="flex-1 lg:grid lg:min-h-0 lg:grid-cols-[minmax(22rem,30rem)_minmax(0,1fr)] lg:grid-rows-[minmax(0,1fr)]">
-        <div
-          ref={panelRef}
-          className={cn(
-            "grid min-w-0 content-start gap-4 p-4 lg:overflow-y-auto lg:border-r lg:border-border",
-            previewOnPhone && "hidden lg:grid",
-          )}
-        >
-          {panel}
-        </div>
-        <div className={cn("p-4 lg:flex lg:min-h-0", previewOnPhone ? "flex h-[80dvh]" : "hidden")}>
-          {preview}
-        </div>
+        {children}
       </div>
-
       {savers.map((saver) => (
         <SaveConflictDialog key={saver.kind} saver={saver} />
       ))}

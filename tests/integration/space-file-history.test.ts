@@ -44,24 +44,22 @@ async function spaceOf() {
 
 const write = (path: string, content: string): FileChange => ({ type: "edit_file", path, content });
 
+/** Three answers: Home and About added, About changed, Home changed. */
+async function homeAboutHome(app: Parameters<typeof say>[0], owner: string) {
+  const steps: [string, FileChange[]][] = [
+    ["Make a home page", [write("pages/Home.jsx", "home 1"), write("pages/About.jsx", "about 1")]],
+    ["Change the about page", [write("pages/About.jsx", "about 2")]],
+    ["Change the home page", [write("pages/Home.jsx", "home 3")]],
+  ];
+  const out = [];
+  for (const [user, changes] of steps) out.push(await say(app, owner, { user, answer: "Done", changes }));
+  return out;
+}
+
 describe("a file's history", () => {
   it("lists exactly the versions that changed the file, newest first, with what they did and the request", async () => {
     const { builder, app, owner } = await spaceOf();
-    const v1 = await say(app, owner, {
-      user: "Make a home page",
-      answer: "Done",
-      changes: [write("pages/Home.jsx", "home 1"), write("pages/About.jsx", "about 1")],
-    });
-    const v2 = await say(app, owner, {
-      user: "Change the about page",
-      answer: "Done",
-      changes: [write("pages/About.jsx", "about 2")],
-    });
-    const v3 = await say(app, owner, {
-      user: "Change the home page",
-      answer: "Done",
-      changes: [write("pages/Home.jsx", "home 3")],
-    });
+    const [v1, v2, v3] = await homeAboutHome(app, owner);
 
     const home = await historyOf(builder, app, "pages/Home.jsx");
     expect(home.status, JSON.stringify(home.json)).toBe(200);
@@ -119,21 +117,7 @@ describe("a file's history", () => {
 describe("a file at a version", () => {
   it("is what was written then, and the version before's content beside it", async () => {
     const { builder, app, owner } = await spaceOf();
-    const v1 = await say(app, owner, {
-      user: "home",
-      answer: "ok",
-      changes: [write("pages/Home.jsx", "home 1"), write("pages/About.jsx", "about 1")],
-    });
-    const v2 = await say(app, owner, {
-      user: "about",
-      answer: "ok",
-      changes: [write("pages/About.jsx", "about 2")],
-    });
-    const v3 = await say(app, owner, {
-      user: "home",
-      answer: "ok",
-      changes: [write("pages/Home.jsx", "home 3")],
-    });
+    const [v1, v2, v3] = await homeAboutHome(app, owner);
 
     const first = await fileAt(builder, app, v1.versionId!, "pages/Home.jsx");
     expect(first.status, JSON.stringify(first.json)).toBe(200);

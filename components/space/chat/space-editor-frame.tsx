@@ -3,9 +3,8 @@
 import { BlocksIcon, DatabaseIcon, type LucideIcon, SettingsIcon, SparklesIcon } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { type ReactNode, type Ref, useCallback, useMemo, useRef, useState } from "react";
+import { EditorShell } from "@/components/editor/editor-frame";
 import type { MenuEntry, PanelName } from "@/components/editor/panel-menu";
-import { SaveConflictDialog } from "@/components/editor/save-conflict-dialog";
-import { SaveErrors } from "@/components/editor/save-status";
 import type { SaverView } from "@/components/editor/use-record-saver";
 import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
 import { VersionPreview } from "@/components/space/version-preview";
@@ -83,97 +82,86 @@ export function SpaceEditorFrame({
     chat.currentVersionId === null &&
     !chat.streaming;
   return (
-    <div className="flex flex-1 flex-col lg:h-[calc(100dvh-3rem)] lg:min-h-0 lg:flex-none">
-      <div className="sticky top-12 z-[5] grid gap-2 border-b border-border bg-background px-4 py-2 lg:static">
-        {toolbar}
-        <SaveErrors savers={savers} />
-      </div>
-
-      <div className="flex-1 lg:grid lg:min-h-0 lg:grid-cols-[minmax(22rem,30rem)_minmax(0,1fr)] lg:grid-rows-[minmax(0,1fr)]">
-        <div
-          ref={panelRef}
-          className={cn(
-            "flex h-[calc(100dvh-9rem)] min-h-[26rem] min-w-0 flex-col lg:h-auto lg:min-h-0 lg:border-r lg:border-border",
-            previewOnPhone && "hidden lg:flex",
-            panel && "h-auto lg:overflow-y-auto",
-          )}
-        >
-          {panel ? (
-            <div className="grid min-w-0 content-start gap-4 p-4">{panel}</div>
-          ) : (
-            <div className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-2">
-              <SpaceMenu appId={appId} entries={menu} onOpen={onOpenPanel} />
-              <div className="ml-auto flex items-center gap-1">
-                <VersionsButton appId={appId} chat={chat} />
-                <ChatAssistantControl appId={appId} initial={chatAssistant} />
-              </div>
+    <EditorShell toolbar={toolbar} savers={savers}>
+      <div
+        ref={panelRef}
+        className={cn(
+          "flex h-[calc(100dvh-9rem)] min-h-[26rem] min-w-0 flex-col lg:h-auto lg:min-h-0 lg:border-r lg:border-border",
+          previewOnPhone && "hidden lg:flex",
+          panel && "h-auto lg:overflow-y-auto",
+        )}
+      >
+        {panel ? (
+          <div className="grid min-w-0 content-start gap-4 p-4">{panel}</div>
+        ) : (
+          <div className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-2">
+            <SpaceMenu appId={appId} entries={menu} onOpen={onOpenPanel} />
+            <div className="ml-auto flex items-center gap-1">
+              <VersionsButton appId={appId} chat={chat} />
+              <ChatAssistantControl appId={appId} initial={chatAssistant} />
             </div>
-          )}
-          <section
-            aria-label={messages.chatRegion}
-            className={cn("flex min-h-0 flex-1 flex-col", panel && "hidden")}
-          >
-            <SpaceChat
-              appId={appId}
-              isAdmin={isAdmin}
-              chat={chat}
-              draft={draft}
-              onDraft={setDraft}
-              composerRef={composerRef}
-            />
-          </section>
-        </div>
-
-        <section
-          aria-label={messages.chatPreviewTitle}
-          className={cn(
-            "relative flex-col lg:flex lg:min-h-0",
-            previewOnPhone ? "flex h-[calc(100dvh-9rem)] min-h-[26rem]" : "hidden",
-          )}
-        >
-          {previewing ? (
-            <div className="flex flex-wrap items-center gap-2 border-b border-border bg-muted/50 px-4 py-2 text-sm">
-              <span className="font-medium">{messages.chatPreviewingEarlier}</span>
-              <Button
-                size="sm"
-                variant="outline"
-                className="ml-auto"
-                onClick={() => chat.setPreviewVersionId(null)}
-              >
-                {messages.chatPreviewCurrent}
-              </Button>
-            </div>
-          ) : null}
-          <div className="relative min-h-0 flex-1">
-            {noFilesYet ? (
-              <p className="flex h-full items-center justify-center p-6 text-center text-sm text-muted-foreground">
-                {messages.chatPreviewEmpty}
-              </p>
-            ) : (
-              <VersionPreview
-                // The current files change with every answer, restore or revert: a new version, a new frame.
-                key={previewing ? chat.previewVersionId : `current-${chat.currentVersionId ?? "none"}`}
-                appId={appId}
-                versionId={chat.previewVersionId}
-                onIssues={setIssues}
-                onLoadingChange={setPreviewLoading}
-                className="h-full w-full"
-              />
-            )}
-            <IssuesPanel
-              issues={issues}
-              loading={chat.busy || (previewLoading && !noFilesYet)}
-              onFix={onFix}
-              className="absolute right-3 bottom-3 z-10"
-            />
           </div>
+        )}
+        <section
+          aria-label={messages.chatRegion}
+          className={cn("flex min-h-0 flex-1 flex-col", panel && "hidden")}
+        >
+          <SpaceChat
+            appId={appId}
+            isAdmin={isAdmin}
+            chat={chat}
+            draft={draft}
+            onDraft={setDraft}
+            composerRef={composerRef}
+          />
         </section>
       </div>
 
-      {savers.map((saver) => (
-        <SaveConflictDialog key={saver.kind} saver={saver} />
-      ))}
-    </div>
+      <section
+        aria-label={messages.chatPreviewTitle}
+        className={cn(
+          "relative flex-col lg:flex lg:min-h-0",
+          previewOnPhone ? "flex h-[calc(100dvh-9rem)] min-h-[26rem]" : "hidden",
+        )}
+      >
+        {previewing ? (
+          <div className="flex flex-wrap items-center gap-2 border-b border-border bg-muted/50 px-4 py-2 text-sm">
+            <span className="font-medium">{messages.chatPreviewingEarlier}</span>
+            <Button
+              size="sm"
+              variant="outline"
+              className="ml-auto"
+              onClick={() => chat.setPreviewVersionId(null)}
+            >
+              {messages.chatPreviewCurrent}
+            </Button>
+          </div>
+        ) : null}
+        <div className="relative min-h-0 flex-1">
+          {noFilesYet ? (
+            <p className="flex h-full items-center justify-center p-6 text-center text-sm text-muted-foreground">
+              {messages.chatPreviewEmpty}
+            </p>
+          ) : (
+            <VersionPreview
+              // The current files change with every answer, restore or revert: a new version, a new frame.
+              key={previewing ? chat.previewVersionId : `current-${chat.currentVersionId ?? "none"}`}
+              appId={appId}
+              versionId={chat.previewVersionId}
+              onIssues={setIssues}
+              onLoadingChange={setPreviewLoading}
+              className="h-full w-full"
+            />
+          )}
+          <IssuesPanel
+            issues={issues}
+            loading={chat.busy || (previewLoading && !noFilesYet)}
+            onFix={onFix}
+            className="absolute right-3 bottom-3 z-10"
+          />
+        </div>
+      </section>
+    </EditorShell>
   );
 }
 
