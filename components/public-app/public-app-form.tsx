@@ -21,7 +21,7 @@ import type { PhotoTarget } from "./upload-run-photo";
 // A photo field is a picker of its own (photo-picker.tsx): the photo uploads as soon as it is
 // chosen, and a run waits for an upload under way.
 
-type FormContent = Pick<
+export type FormContent = Pick<
   AppContent,
   | "fields"
   | "isMultiStepInput"

@@ -16,7 +16,7 @@ import {
   prefill,
   toRunInputs,
 } from "./form-values";
-import { PublicAppForm } from "./public-app-form";
+import { type FormContent, PublicAppForm } from "./public-app-form";
 import { RunResult } from "./run-result";
 import { useToolRun } from "./use-tool-run";
 
@@ -27,19 +27,7 @@ import { useToolRun } from "./use-tool-run";
 // the app remembers of their earlier answers (memorize fields), which they can make it forget.
 // In the editor's preview pane nothing runs: the content there is not saved yet.
 
-type ToolContent = Pick<
-  AppContent,
-  | "fields"
-  | "isMultiStepInput"
-  | "inputSteps"
-  | "examples"
-  | "inputLabel"
-  | "inputPlaceholder"
-  | "isInputHidden"
-  | "isInputCollapsed"
-  | "resultsLayout"
-  | "welcomeMessage"
->;
+type ToolContent = FormContent & Pick<AppContent, "resultsLayout" | "welcomeMessage">;
 
 /** What a live page knows for running its tool. */
 export type PublicRunConfig = {

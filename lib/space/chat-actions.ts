@@ -2,24 +2,12 @@ import { AppError } from "@/lib/api/errors";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { actionTag, type ParsedAction, parseEdits, stripFence } from "./action-parser";
-import { type ChatAction, type ChatPart, FILE_ACTION_TYPES } from "./chat-schemas";
+import { ACTION_TITLES, type ChatAction, type ChatPart, FILE_ACTION_TYPES } from "./chat-schemas";
 import type { FileChange } from "./schemas";
 
 // The chat actions of an answer (spec 2 §3) as the client sees and the message stores them, made
 // from what the parser read; the file changes they make; and an answer written back as text for the
 // model (its own earlier answers in the conversation, the cut answer a continuation goes on from).
-
-const TITLES = {
-  add_file: "chatActionAddFile",
-  edit_file: "chatActionEditFile",
-  partial_edit: "chatActionPartialEdit",
-  delete_file: "chatActionDeleteFile",
-  add_entity: "chatActionAddEntity",
-  edit_entity: "chatActionEditEntity",
-  import_entities: "chatActionImportEntities",
-  request_secrets: "chatActionRequestSecrets",
-  insert_entity_records: "chatActionInsertRecords",
-} as const;
 
 const entityFile = (name: string) => `entities/${name}.json`;
 
@@ -31,7 +19,7 @@ function fileOf(a: Pick<ParsedAction, "type" | "path" | "name">): string | null 
 
 export function actionTitle(a: Pick<ParsedAction, "type" | "path" | "name" | "title">): string {
   if (a.title) return a.title;
-  return fillTemplate(messages[TITLES[a.type]], { file: fileOf(a) ?? "", name: a.name ?? "" });
+  return fillTemplate(messages[ACTION_TITLES[a.type]], { file: fileOf(a) ?? "", name: a.name ?? "" });
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHAT_MESSAGE_MAX } from "@/lib/constants";
+import type { MessageKey } from "@/lib/messages";
 
 // The chat stream of a space app (POST /api/apps/{appId}/chat): its body, its stream parts and the
 // chat actions (spec 2 §3), shared by the route, the service, the chat view and the tests. No server
@@ -142,3 +143,16 @@ export type ChatPart = { type: "text"; text: string } | { type: "data-action"; i
 
 /** The header naming the answer being streamed. */
 export const CHAT_MESSAGE_ID_HEADER = "x-chat-message-id";
+
+/** The catalogue key of each action type's title (its file or entity name filled in). */
+export const ACTION_TITLES = {
+  add_file: "chatActionAddFile",
+  edit_file: "chatActionEditFile",
+  partial_edit: "chatActionPartialEdit",
+  delete_file: "chatActionDeleteFile",
+  add_entity: "chatActionAddEntity",
+  edit_entity: "chatActionEditEntity",
+  import_entities: "chatActionImportEntities",
+  request_secrets: "chatActionRequestSecrets",
+  insert_entity_records: "chatActionInsertRecords",
+} as const satisfies Record<ChatAction["type"], MessageKey>;

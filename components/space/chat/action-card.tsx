@@ -20,6 +20,7 @@ import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
+import { ACTION_TITLES } from "@/lib/space/chat-schemas";
 import { cn } from "@/lib/utils";
 import { actionStatus, type ShownAction } from "./conversation";
 import { useCopied } from "./use-copied";
@@ -36,22 +37,9 @@ const icons: Record<string, LucideIcon> = {
   insert_entity_records: TableIcon,
 };
 
-/** The title the stream gives an action, or one made from its type when it has none. */
-const titles: Record<string, MessageKey> = {
-  add_file: "chatActionAddFile",
-  edit_file: "chatActionEditFile",
-  partial_edit: "chatActionPartialEdit",
-  delete_file: "chatActionDeleteFile",
-  add_entity: "chatActionAddEntity",
-  edit_entity: "chatActionEditEntity",
-  import_entities: "chatActionImportEntities",
-  request_secrets: "chatActionRequestSecrets",
-  insert_entity_records: "chatActionInsertRecords",
-};
-
 function titleOf(action: ShownAction): string {
   if (action.title) return action.title;
-  const key = titles[action.type];
+  const key = (ACTION_TITLES as Record<string, MessageKey | undefined>)[action.type];
   return key
     ? fillTemplate(messages[key], { file: action.file ?? "", name: action.name ?? "" })
     : action.type;
