@@ -1,9 +1,10 @@
 "use client";
 
-import { ChevronRightIcon, FileIcon, FolderIcon, Loader2Icon, RotateCcwIcon } from "lucide-react";
+import { ChevronRightIcon, FileIcon, FolderIcon, RotateCcwIcon } from "lucide-react";
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
@@ -155,10 +156,7 @@ export function ChangesDialog({
           <DialogDescription>{messages.diffText}</DialogDescription>
         </DialogHeader>
         {loaded.state === "loading" ? (
-          <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
-            <Loader2Icon aria-hidden className="size-4 animate-spin" />
-            {messages.diffLoading}
-          </p>
+          <LoadingLine text={messages.diffLoading} />
         ) : loaded.state === "failed" ? (
           <div className="grid justify-items-start gap-2 text-sm" role="alert">
             <p>{messages.diffLoadFailed}</p>

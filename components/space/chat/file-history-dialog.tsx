@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
@@ -108,10 +109,7 @@ export function FileHistoryDialog({
           </DialogDescription>
         </DialogHeader>
         {history.state === "loading" ? (
-          <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
-            <Loader2Icon aria-hidden className="size-4 animate-spin" />
-            {messages.fileHistoryLoading}
-          </p>
+          <LoadingLine text={messages.fileHistoryLoading} />
         ) : history.state === "failed" ? (
           <Failure text={messages.fileHistoryFailed} onRetry={() => setAttempt((n) => n + 1)} />
         ) : history.entries.length === 0 ? (
@@ -251,10 +249,7 @@ function FileAtVersionView({ appId, path, entry }: { appId: string; path: string
         </fieldset>
       </div>
       {code.state === "loading" ? (
-        <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
-          <Loader2Icon aria-hidden className="size-4 animate-spin" />
-          {messages.codeLoading}
-        </p>
+        <LoadingLine text={messages.codeLoading} />
       ) : code.state === "failed" ? (
         <Failure text={messages.codeLoadFailed} onRetry={() => setAttempt((n) => n + 1)} />
       ) : mode === "changes" ? (

@@ -1,10 +1,11 @@
 "use client";
 
-import { ChevronRightIcon, EyeIcon, Loader2Icon, MessageSquareIcon, RotateCcwIcon } from "lucide-react";
+import { ChevronRightIcon, EyeIcon, MessageSquareIcon, RotateCcwIcon } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import type { VersionSummary } from "@/lib/space/views";
@@ -64,12 +65,7 @@ export function VersionsDialog({
   const rowProps = { appId, previewVersionId, onPreview, onGoToMessage, onHistory: setHistoryOf };
   let body: React.ReactNode;
   if (loaded.state === "loading") {
-    body = (
-      <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
-        <Loader2Icon aria-hidden className="size-4 animate-spin" />
-        {messages.versionsLoading}
-      </p>
-    );
+    body = <LoadingLine text={messages.versionsLoading} />;
   } else if (loaded.state === "failed") {
     body = (
       <div className="grid justify-items-start gap-2 text-sm" role="alert">
@@ -247,10 +243,7 @@ function ChangedFiles({
   return (
     <div id={id} className="grid gap-1 border-t border-border pt-2 text-sm">
       {files.state === "loading" ? (
-        <p className="flex items-center gap-2 text-muted-foreground" role="status">
-          <Loader2Icon aria-hidden className="size-4 animate-spin" />
-          {messages.diffLoading}
-        </p>
+        <LoadingLine text={messages.diffLoading} />
       ) : files.state === "failed" ? (
         <div className="flex flex-wrap items-center gap-2" role="alert">
           <p>{messages.diffLoadFailed}</p>
