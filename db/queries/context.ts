@@ -429,10 +429,12 @@ export type RetrievedChunk = {
  * words, and at most CHUNK_CANDIDATES_MAX of them are ranked: every match when there are fewer
  * (a query with a rare word, a smaller app: the exact best), else that many of them in storage
  * order, each holding every word of the query (websearch syntax: words are and-ed), ranked among
- * themselves. The query is written inline rather than in a CTE, so the planner sees the
- * tsquery's words and their frequency (for a common word it then reads the table until it has
- * the candidates, quicker than the index). Items not synced are left out before the cap, so
- * their chunks never take a synced one's place among the candidates.
+ * themselves. The table is 8 hash partitions by item (migration 0018) and the limit stops the
+ * scan at the partition that completes the candidates: a bitmap scan reads its index's whole
+ * posting lists before it returns a row, so over one index a common word cost its whole list
+ * however few candidates were wanted. The query is written inline rather than in a CTE, so the
+ * planner sees the tsquery's words and their frequency. Items not synced are left out before the
+ * cap, so their chunks never take a synced one's place among the candidates.
  */
 export async function searchContextChunks(
   appId: string,
@@ -468,8 +470,12 @@ export async function searchContextChunks(
   }));
 }
 
-/** Matching chunks ranked at most by one search (searchContextChunks). */
-export const CHUNK_CANDIDATES_MAX = 500;
+/**
+ * Matching chunks ranked at most by one search (searchContextChunks). With 100, a query whose
+ * words are all common stops within one or two of the table's 8 partitions; 200 or 500 read most
+ * of them for a three-word query (p99 20 and 38 ms at 1M chunks, docs/decisions.md).
+ */
+export const CHUNK_CANDIDATES_MAX = 100;
 
 /** One condition of smart items filtering: a column whose value is (include) or is not (exclude) one of these. */
 export type RowCondition = { column: string; values: readonly string[]; mode: "include" | "exclude" };

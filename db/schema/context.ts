@@ -89,9 +89,11 @@ export type ContextItem = typeof contextItems.$inferSelect;
 // Chunks and rows are keyed by their item and position, with no id of their own: a random uuid
 // key cost a third of a CSV row's writing (docs/decisions.md), and (item, position) is what every
 // query reads them by. Their primary keys keep the usual names (_pkey), which bench fills rely on.
-// context_chunks also has toast_tuple_target = 8160 (migration 0009, not expressible here): a chunk
-// with its tsvector is about 2.5 kB, past PostgreSQL's 2 kB default, which compressed every chunk
-// as it was written (a tenth of a CSV's ingestion) and decompressed it again for every ranking.
+// context_chunks is 8 hash partitions by item_id (migration 0018, not expressible here), so a
+// search's candidate limit can stop its scan early (db/queries/context.ts); they have
+// toast_tuple_target = 8160 (0009, 0018): a chunk with its tsvector is about 2.5 kB, past
+// PostgreSQL's 2 kB default, which compressed every chunk as it was written (a tenth of a CSV's
+// ingestion) and decompressed it again for every ranking.
 export const contextChunks = pgTable(
   "context_chunks",
   {
