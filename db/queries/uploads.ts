@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import { db, type Executor } from "../client";
 import { type Upload, uploads } from "../schema";
 
@@ -86,4 +86,22 @@ export async function findRunPhotosOfApp(
     .select()
     .from(uploads)
     .where(and(eq(uploads.appId, appId), eq(uploads.kind, "run_photo"), inArray(uploads.id, ids)));
+}
+
+/** Records that a run used these run photos (the first use only). */
+export async function markRunPhotosUsed(ids: string[], ex: Executor = db()): Promise<void> {
+  if (ids.length === 0) return;
+  await ex
+    .update(uploads)
+    .set({ usedAt: new Date() })
+    .where(and(inArray(uploads.id, ids), eq(uploads.kind, "run_photo"), isNull(uploads.usedAt)));
+}
+
+/** Deletes the rows of run photos uploaded before `before` that no run used, answering their keys. */
+export async function deleteUnusedRunPhotos(before: Date, ex: Executor = db()): Promise<string[]> {
+  const rows = await ex
+    .delete(uploads)
+    .where(and(eq(uploads.kind, "run_photo"), isNull(uploads.usedAt), lt(uploads.createdAt, before)))
+    .returning({ key: uploads.key });
+  return rows.map((r) => r.key);
 }

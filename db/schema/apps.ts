@@ -105,8 +105,19 @@ export const uploads = pgTable(
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A run photo: when a run first used it (the run keeps its address among its inputs, shown
+     * in analytics). One never used is deleted a day after its upload (lib/jobs/prune.ts).
+     */
+    usedAt: timestamp("used_at", { withTimezone: true }),
   },
-  (t) => [index("uploads_app_idx").on(t.appId)],
+  (t) => [
+    index("uploads_app_idx").on(t.appId),
+    // The prune job's search: run photos no run used, oldest first.
+    index("uploads_unused_run_photos_idx")
+      .on(t.createdAt)
+      .where(sql`${t.kind} = 'run_photo' and ${t.usedAt} is null`),
+  ],
 );
 
 export type Upload = typeof uploads.$inferSelect;

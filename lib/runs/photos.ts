@@ -1,7 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import { counter } from "@/db/queries/rate-limits";
-import { findRunPhotosOfApp, upsertUpload } from "@/db/queries/uploads";
+import { findRunPhotosOfApp, markRunPhotosUsed, upsertUpload } from "@/db/queries/uploads";
 import type { Upload } from "@/db/schema";
 import { BODY_CAPS } from "@/lib/api/body-caps";
 import { AppError } from "@/lib/api/errors";
@@ -113,6 +113,14 @@ export async function findRunPhotos(target: RunTarget, inputs: CheckedInputs): P
     found.set(field.name, row);
   }
   return found;
+}
+
+/**
+ * Marks the photos as used once the run is recorded (its inputs hold their addresses, which
+ * analytics shows): a photo no run used is deleted a day after its upload (lib/jobs/prune.ts).
+ */
+export async function keepRunPhotos(photos: RunPhotos): Promise<void> {
+  await markRunPhotosUsed([...photos.values()].map((p) => p.id));
 }
 
 /**

@@ -18,7 +18,7 @@ import { checkInputs, withoutPhotos } from "./inputs";
 import { reserveRunSlot } from "./limits";
 import { rememberInputs } from "./memories";
 import { type ModelImage, type ModelPart, streamModel } from "./model-stream";
-import { findRunPhotos, readRunPhotos } from "./photos";
+import { findRunPhotos, keepRunPhotos, readRunPhotos } from "./photos";
 import { buildPrompt } from "./prompt";
 import type { RunBody } from "./schemas";
 import { DONE, encodePart, streamHeaders, TEXT_PART_ID } from "./stream";
@@ -97,6 +97,8 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   }
   let images: ModelImage[];
   try {
+    // The run holds their addresses now: the prune job spares them from here on.
+    if (photos.size > 0) await keepRunPhotos(photos);
     images = await readRunPhotos(target, photos, prompt.photos);
   } catch (err) {
     await recorder.fail("error", `The photos could not be read: ${describeError(err)}`, true);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as photosRoute from "@/app/api/apps/[appId]/run/photos/route";
 import * as memoriesRoute from "@/app/api/live_api/user/memories/current/route";
@@ -11,6 +11,7 @@ import { findRun } from "@/db/queries/runs";
 import { toolRuns, tools, uploads } from "@/db/schema";
 import type { CustomField } from "@/lib/apps/schemas";
 import { RUN_PHOTOS_PER_SUBJECT } from "@/lib/constants";
+import { pruneExpired } from "@/lib/jobs/prune";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { RUN_ID_HEADER } from "@/lib/runs/schemas";
@@ -405,5 +406,39 @@ describe("a run with a photo", () => {
       (r) => Object.keys(r.json.memories).length > 0,
     );
     expect(memories.json).toEqual({ memories: { occasion: "wedding" } });
+  });
+});
+
+describe("photos no run used", () => {
+  it("are deleted, row and file, a day after their upload; photos a run used, and recent ones, stay", async () => {
+    const owner = await createBuilder();
+    const app = await photoApp(owner);
+    const used = (await uploadPhoto(app.id, PNG)).json!;
+    const abandoned = (await uploadPhoto(app.id, PNG)).json!;
+    const recent = (await uploadPhoto(app.id, PNG)).json!;
+    expect((await run(app.id, { inputs: { outfit: used.file_url } })).status).toBe(200);
+    // Two days pass for the first two (the run took place on the first day).
+    await db()
+      .update(uploads)
+      .set({ createdAt: new Date(Date.now() - 2 * 24 * 3600_000) })
+      .where(inArray(uploads.id, [used.id, abandoned.id]));
+    const keyOf = async (id: string) => (await db().select().from(uploads).where(eq(uploads.id, id)))[0]?.key;
+    const abandonedKey = (await keyOf(abandoned.id))!;
+
+    const pruned = await pruneExpired();
+
+    expect(pruned.unusedRunPhotos).toBeGreaterThanOrEqual(1);
+    expect(await keyOf(abandoned.id)).toBeUndefined();
+    expect(fs.existsSync(path.join(STORAGE_DIR, abandonedKey))).toBe(false);
+    expect((await fetchFile(abandoned.file_url)).status).toBe(404);
+    for (const kept of [used, recent]) {
+      expect(await keyOf(kept.id)).toBeDefined();
+      expect((await fetchFile(kept.file_url)).status).toBe(200);
+    }
+    // The run's photo still runs; the deleted one is the field's error.
+    expect((await run(app.id, { inputs: { outfit: used.file_url } })).status).toBe(200);
+    const gone = await run(app.id, { inputs: { outfit: abandoned.file_url } });
+    expect(gone.status).toBe(400);
+    expect(gone.json).toEqual(photoInvalid("Your outfit"));
   });
 });
