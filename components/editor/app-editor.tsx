@@ -39,6 +39,10 @@ const SettingsPanel = dynamic(() => import("./settings/settings-panel").then((m)
 const SpaceEditorFrame = dynamic(() =>
   import("@/components/space/chat/space-editor-frame").then((m) => m.SpaceEditorFrame),
 );
+const DatabasePanel = dynamic(() => import("./database/database-panel").then((m) => m.DatabasePanel), {
+  ssr: false,
+  loading: PanelLoading,
+});
 const DataSourcesPanel = dynamic(
   () => import("./data-sources/data-sources-panel").then((m) => m.DataSourcesPanel),
   { ssr: false, loading: PanelLoading },
@@ -93,10 +97,11 @@ export function AppEditor({ app, isAdmin, chatAssistant = null }: AppEditorProps
     if (!root) return;
     root.scrollTo?.({ top: 0 });
     const focusTarget = () => {
+      // The panel's heading, not one of the space app's chat, which stays mounted (hidden) under it.
       const target =
         panel === "main"
           ? root.querySelector<HTMLElement>(`[data-panel="${from}"]`)
-          : root.querySelector<HTMLElement>("h2");
+          : [...root.querySelectorAll<HTMLElement>("h2")].find((h) => h.getClientRects().length > 0);
       if (!target) return false;
       if (panel !== "main") target.tabIndex = -1;
       target.focus();
@@ -201,7 +206,7 @@ export function AppEditor({ app, isAdmin, chatAssistant = null }: AppEditorProps
       body = <DataSourcesPanel appId={appId} ownerPlan={ownerPlan} title={messages.editorDataSourcesTitle} />;
       break;
     case "database":
-      body = <LaterPanel title={messages.editorDatabaseTitle} text={messages.editorDatabaseLater} />;
+      body = <DatabasePanel appId={appId} />;
       break;
     case "chat":
       body = <LaterPanel title={messages.editorChatTitle} text={messages.editorChatLater} />;
@@ -257,6 +262,7 @@ export function AppEditor({ app, isAdmin, chatAssistant = null }: AppEditorProps
         }
         menu={menu}
         onOpenPanel={showPanel}
+        onClosePanel={() => showPanel("main")}
         chatAssistant={chatAssistant}
       />
     );

@@ -72,6 +72,16 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/chat/route"),
   },
   {
+    file: "app/api/apps/[appId]/entities/route.ts",
+    path: "/api/apps/{appId}/entities",
+    docs: {
+      GET: {
+        summary: "The space app's entities (but User) with their fields and access, from its current version",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/entities/route"),
+  },
+  {
     file: "app/api/apps/[appId]/files/history/route.ts",
     path: "/api/apps/{appId}/files/history",
     docs: {

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { fillTemplate } from "../../lib/plans/text";
 import { RATING_POSITIVE_REASONS, RATING_PROBLEM_REASONS } from "../../lib/space/schemas";
 import { SpaceChatPage } from "./pages/space-chat-page";
+import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
 import { createApp, createBuilder, sql } from "./support/db";
 import { RUN_SLOW_WORD } from "./support/model-responder";
 import { logInAsBuilder, toast } from "./support/ui";
@@ -55,16 +55,8 @@ async function insertFiller(appId: string, n: number): Promise<void> {
 }
 
 /** axe on the builder's page; the preview frame shows the builder's own app, not ours. */
-async function expectNoViolations(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .exclude('[data-testid="version-preview-frame"]')
-    .analyze();
-  const report = results.violations.map(
-    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
-  );
-  expect(report, `axe on ${where}`).toEqual([]);
-}
+const expectNoViolations = (page: Page, where: string) =>
+  expectNoA11yViolations(page, where, undefined, SPACE_PREVIEW_FRAME);
 
 const restoredPrefix = messages.restoreMessageContent.split("{date}")[0]!;
 const undonePrefix = messages.undoRestoreMessageContent.split("{date}")[0]!;

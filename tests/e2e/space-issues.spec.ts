@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { ISSUES_MINIMIZE_DELAY_MS, SPACE_PROMPT_FILES_BUDGET } from "../../lib/constants";
 import { messages } from "../../lib/messages";
 import { fillTemplate } from "../../lib/plans/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
+import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
 import { createApp, createBuilder, type SeededUser, sql } from "./support/db";
 import { RUN_SLOW_WORD } from "./support/model-responder";
 import { logInAsBuilder } from "./support/ui";
@@ -163,16 +163,8 @@ class IssuesPanel {
 }
 
 /** axe on the builder's page; the preview frame shows the builder's own app, not ours. */
-async function expectNoViolations(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .exclude('[data-testid="version-preview-frame"]')
-    .analyze();
-  const report = results.violations.map(
-    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
-  );
-  expect(report, `axe on ${where}`).toEqual([]);
-}
+const expectNoViolations = (page: Page, where: string) =>
+  expectNoA11yViolations(page, where, undefined, SPACE_PREVIEW_FRAME);
 
 /**
  * Records in the page when the "No more issues" status shows and goes, when the answer's Stop

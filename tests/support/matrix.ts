@@ -571,6 +571,18 @@ export const rows: Row[] = [
     expect: ownerOfAppA(),
   },
   {
+    file: "app/api/apps/[appId]/entities/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => ({ path: `/api/apps/${w.spaceAppA.id}/entities`, params: { appId: w.spaceAppA.id } }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      // The matrix's space app has pages only.
+      expect(res.json).toEqual({ entities: [] });
+    },
+  },
+  {
     file: "app/api/apps/[appId]/files/history/route.ts",
     method: "GET",
     who: "the app's owner and admins",

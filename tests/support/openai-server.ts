@@ -520,8 +520,43 @@ const TASK_ENTITY = JSON.stringify({
   "x-accessControl": { permissions: { read: "creator", write: "creator" } },
 });
 
+// The access levels by the labels the Database panel's presets send (messages.databaseAccessRequest).
+const ACCESS_BY_LABEL: Record<string, string> = {
+  anonymous: "anonymous",
+  "every logged in user": "all",
+  admin: "admin",
+  creator: "creator",
+  none: "none",
+};
+
+/**
+ * An access preset of the Database panel ("Change the access of the Task entity: ... (read:
+ * Admin, write: Anonymous)"): the entity's schema from the system prompt, its
+ * x-accessControl.permissions replaced (edit_entity); null for any other request.
+ */
+function accessAnswer(request: string, system: string): string | null {
+  const asked = /access of the (\w+) entity\b[\s\S]*\(read: ([^,]+), write: ([^)]+)\)/i.exec(request);
+  if (!asked) return null;
+  const [, name, readLabel, writeLabel] = asked as unknown as [string, string, string, string];
+  const read = ACCESS_BY_LABEL[readLabel.trim().toLowerCase()];
+  const write = ACCESS_BY_LABEL[writeLabel.trim().toLowerCase()];
+  const file = new RegExp(`<file path="entities/${name}\\.json">\\n([\\s\\S]*?)</file>`).exec(system)?.[1];
+  if (!read || !write || !file) return `I could not find the ${name} entity.`;
+  const schema = JSON.parse(file) as Record<string, unknown>;
+  schema["x-accessControl"] = { permissions: { read, write } };
+  return [
+    `I'll change who may read and write ${name}.`,
+    `<action type="edit_entity" name="${name}">`,
+    JSON.stringify(schema),
+    "</action>",
+    `${name}: read ${readLabel.trim()}, write ${writeLabel.trim()}.`,
+  ].join("\n");
+}
+
 /** The demo assistant's whole answer to a request, given the app's files in the system prompt. */
 function spaceAnswer(request: string, system: string): string {
+  const access = accessAnswer(request, system);
+  if (access) return access;
   const long = new RegExp(`\\b${SPACE_LONG_WORD}\\b`, "i").test(request);
   const home = /<file path="pages\/Home\.jsx">\n([\s\S]*?)<\/file>/.exec(system)?.[1];
   const heading = home?.split("\n").find((l) => l.includes("<h1"));

@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
 import type { PreviewIssue } from "@/lib/space/preview/types";
 import { cn } from "@/lib/utils";
+import { AskChatContext } from "./ask-chat";
 import type { ChatAssistantState } from "./chat-api";
 import { ChatAssistantControl } from "./chat-assistant-control";
 import { fixRequest, IssuesPanel } from "./issues-panel";
@@ -42,6 +43,7 @@ export function SpaceEditorFrame({
   panel,
   menu,
   onOpenPanel,
+  onClosePanel,
   chatAssistant,
 }: {
   appId: string;
@@ -54,6 +56,8 @@ export function SpaceEditorFrame({
   panel: ReactNode | null;
   menu: MenuEntry[];
   onOpenPanel: (panel: Exclude<PanelName, "main">) => void;
+  /** Back to the chat (the open panel closes). */
+  onClosePanel: () => void;
   chatAssistant: ChatAssistantState | null;
 }) {
   const params = useSearchParams();
@@ -67,6 +71,16 @@ export function SpaceEditorFrame({
   const [issues, setIssues] = useState<PreviewIssue[]>([]);
   // The preview of the version on show is being built or loaded: a fix is not judged before it is done.
   const [previewLoading, setPreviewLoading] = useState(true);
+
+  const sendToChat = chat.send;
+  const askChat = useCallback(
+    (text: string) => {
+      const sent = sendToChat(text, false);
+      if (sent) onClosePanel();
+      return sent;
+    },
+    [sendToChat, onClosePanel],
+  );
 
   const onFix = useCallback((issue: PreviewIssue) => {
     setDraft(fixRequest(issue));
@@ -92,7 +106,9 @@ export function SpaceEditorFrame({
         )}
       >
         {panel ? (
-          <div className="grid min-w-0 content-start gap-4 p-4">{panel}</div>
+          <div className="grid min-w-0 content-start gap-4 p-4">
+            <AskChatContext.Provider value={askChat}>{panel}</AskChatContext.Provider>
+          </div>
         ) : (
           <div className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-2">
             <SpaceMenu appId={appId} entries={menu} onOpen={onOpenPanel} />

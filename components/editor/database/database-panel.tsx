@@ -1,0 +1,227 @@
+"use client";
+
+import { ShieldIcon } from "lucide-react";
+import { useCallback, useEffect, useId, useState } from "react";
+import { toast } from "sonner";
+import { apiFetch } from "@/components/auth/api-client";
+import { PanelHeading } from "@/components/editor/panel-parts";
+import { useAskChat } from "@/components/space/chat/ask-chat";
+import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LoadingLine } from "@/components/ui/loading-line";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+import type { EntityList, EntityView } from "@/lib/space/entities";
+import { cn } from "@/lib/utils";
+import { ACCESS_LABEL, ACCESS_PRESETS, type AccessPreset, fieldTypeText } from "./entity-text";
+
+type State =
+  | { phase: "loading" }
+  | { phase: "error"; message: string }
+  | { phase: "ready"; entities: EntityView[] };
+
+/**
+ * The Database panel of a space app (spec 2 §2): its entities but User, listed in a sidebar (a
+ * dropdown when the panel is narrow: phones, and the editor's column on a desktop), each with its
+ * fields and its access levels. The chat writes entities; an access preset is sent to it as a
+ * message (spec 2 §5), and the panel gives way to the chat to show the answer.
+ */
+export function DatabasePanel({ appId }: { appId: string }) {
+  const [state, setState] = useState<State>({ phase: "loading" });
+  const [selected, setSelected] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    setState({ phase: "loading" });
+    try {
+      const answer = await apiFetch<EntityList>(`/api/apps/${encodeURIComponent(appId)}/entities`);
+      setState({ phase: "ready", entities: answer.entities });
+    } catch {
+      setState({ phase: "error", message: messages.databaseLoadFailed });
+    }
+  }, [appId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  let body: React.ReactNode;
+  if (state.phase === "loading") body = <LoadingLine text={messages.databaseLoading} />;
+  else if (state.phase === "error") {
+    body = (
+      <div className="grid justify-items-start gap-3" role="alert">
+        <p className="text-sm text-destructive">{state.message}</p>
+        <Button variant="outline" size="sm" onClick={() => void load()}>
+          {messages.retry}
+        </Button>
+      </div>
+    );
+  } else if (state.entities.length === 0) {
+    body = <EmptyState title={messages.databaseEmpty} text={messages.databaseEmptyHint} />;
+  } else {
+    const current = state.entities.find((e) => e.name === selected) ?? state.entities[0]!;
+    body = (
+      <div className="@container">
+        <div className="grid gap-4 @xl:grid-cols-[10rem_minmax(0,1fr)]">
+          <EntityPicker entities={state.entities} current={current.name} onPick={setSelected} />
+          <EntityDetails key={current.name} entity={current} />
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="grid gap-4">
+      <PanelHeading title={messages.editorDatabaseTitle} description={messages.editorDatabaseDescription} />
+      {body}
+    </div>
+  );
+}
+
+/** The sidebar of entities, or a dropdown where the panel is narrow. */
+function EntityPicker({
+  entities,
+  current,
+  onPick,
+}: {
+  entities: EntityView[];
+  current: string;
+  onPick: (name: string) => void;
+}) {
+  const labelId = useId();
+  return (
+    <>
+      <div className="grid gap-1.5 @xl:hidden">
+        <span id={labelId} className="text-sm font-medium">
+          {messages.databaseEntity}
+        </span>
+        <Select value={current} onValueChange={onPick}>
+          <SelectTrigger aria-labelledby={labelId} className="w-full">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {entities.map((e) => (
+              <SelectItem key={e.name} value={e.name}>
+                {e.name}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <nav aria-label={messages.databaseEntities} className="hidden @xl:block">
+        <ul className="grid gap-1">
+          {entities.map((e) => (
+            <li key={e.name}>
+              <button
+                type="button"
+                aria-current={e.name === current ? "true" : undefined}
+                onClick={() => onPick(e.name)}
+                className={cn(
+                  "w-full truncate rounded-md px-3 py-2 text-left text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring",
+                  e.name === current && "bg-accent font-medium",
+                )}
+              >
+                {e.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </>
+  );
+}
+
+function EntityDetails({ entity }: { entity: EntityView }) {
+  return (
+    <section aria-labelledby={`entity-${entity.name}`} className="grid min-w-0 content-start gap-4">
+      <h3 id={`entity-${entity.name}`} className="truncate font-semibold">
+        {entity.name}
+      </h3>
+      <div className="overflow-x-auto rounded-lg border border-border">
+        <table className="w-full text-sm">
+          <caption className="sr-only">{`${messages.databaseFields}: ${entity.name}`}</caption>
+          <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
+            <tr>
+              <th scope="col" className="px-3 py-2 font-medium">
+                {messages.databaseField}
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                {messages.databaseType}
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                {messages.databaseRequired}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {entity.fields.map((f) => (
+              <tr key={f.name} className="border-t border-border align-top">
+                <th scope="row" className="px-3 py-2 text-left font-normal">
+                  <code className="break-all font-mono text-xs">{f.name}</code>
+                  {f.builtIn ? (
+                    <span className="block text-xs text-muted-foreground">{messages.databaseBuiltIn}</span>
+                  ) : null}
+                </th>
+                <td className="px-3 py-2 break-words">{fieldTypeText(f)}</td>
+                <td className="px-3 py-2">
+                  {f.required ? messages.databaseRequiredYes : messages.databaseRequiredNo}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <AccessSection entity={entity} />
+    </section>
+  );
+}
+
+function AccessSection({ entity }: { entity: EntityView }) {
+  const askChat = useAskChat();
+  const choose = (preset: AccessPreset) => {
+    if (!askChat) return;
+    const text = fillTemplate(messages.databaseAccessRequest, {
+      entity: entity.name,
+      preset: messages[preset.label],
+      read: ACCESS_LABEL[preset.read],
+      write: ACCESS_LABEL[preset.write],
+    });
+    if (askChat(text)) toast.success(fillTemplate(messages.databaseAccessSent, { entity: entity.name }));
+    else toast.error(messages.chatBusy);
+  };
+  return (
+    <div className="grid gap-2">
+      <h4 className="text-sm font-medium">{messages.databaseAccess}</h4>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-muted-foreground">{messages.databaseRead}</dt>
+        <dd>{ACCESS_LABEL[entity.access.read]}</dd>
+        <dt className="text-muted-foreground">{messages.databaseWrite}</dt>
+        <dd>{ACCESS_LABEL[entity.access.write]}</dd>
+      </dl>
+      {askChat ? (
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button variant="outline" size="sm" className="justify-self-start">
+              <ShieldIcon aria-hidden />
+              {messages.databaseChangeAccess}
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="start">
+            <DropdownMenuLabel>{messages.databaseAccessPresets}</DropdownMenuLabel>
+            {ACCESS_PRESETS.map((p) => (
+              <DropdownMenuItem key={p.label} onSelect={() => choose(p)}>
+                {messages[p.label]}
+              </DropdownMenuItem>
+            ))}
+          </DropdownMenuContent>
+        </DropdownMenu>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { type MessageKey, messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+import type { AccessLevel, EntityField } from "@/lib/space/entities";
+
+// The words of the Database panel (spec 2 §5): access levels, the presets the builder may ask the
+// chat for, and a field's type as a line of text. Free of React, so they can be tested.
+
+export const ACCESS_LABEL: Record<AccessLevel, string> = {
+  anonymous: messages.accessAnonymous,
+  all: messages.accessAll,
+  admin: messages.accessAdmin,
+  creator: messages.accessCreator,
+  none: messages.accessNone,
+};
+
+export type AccessPreset = { label: MessageKey; read: AccessLevel; write: AccessLevel };
+
+/** "Presets (read/write)" of spec 2 §5, in its order. */
+export const ACCESS_PRESETS: readonly AccessPreset[] = [
+  { label: "accessPresetAnonymousSubmit", read: "admin", write: "anonymous" },
+  { label: "accessPresetAnonymousRead", read: "anonymous", write: "admin" },
+  { label: "accessPresetUsersReadAdminWrite", read: "all", write: "admin" },
+  { label: "accessPresetUsersReadCreatorWrite", read: "all", write: "creator" },
+  { label: "accessPresetCreatorOnly", read: "creator", write: "creator" },
+  { label: "accessPresetAdminOnly", read: "admin", write: "admin" },
+];
+
+/** "string, date and time", "one of low, high", "list of string", or the type itself. */
+export function fieldTypeText(f: Pick<EntityField, "type" | "format" | "enum" | "items">): string {
+  if (f.enum) return fillTemplate(messages.databaseOneOf, { values: f.enum.join(", ") });
+  if (f.items) return fillTemplate(messages.databaseListOf, { items: f.items });
+  if (f.format === "date-time") return fillTemplate(messages.databaseDateTime, { type: f.type });
+  return f.format ? `${f.type} (${f.format})` : f.type;
+}

@@ -1,0 +1,125 @@
+import "server-only";
+import type { App } from "@/db/schema";
+import type { AppFileItem } from "./files";
+import { readCurrentFiles } from "./versions";
+
+// The Database panel of a space app (spec 2 §2, §3): its entities as the current version defines
+// them, each a JSON schema in entities/{Name}.json written by the chat's add_entity and
+// edit_entity actions. The User entity is the app's end users, not a table of the builder's, so
+// the panel leaves it out. Access levels are the schema's x-accessControl.permissions, "default
+// creator for both" (spec 2 §5).
+
+export const ACCESS_LEVELS = ["anonymous", "all", "admin", "creator", "none"] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
+export type EntityField = {
+  /** The property's name; a nested property's is dotted (address.city). */
+  name: string;
+  /** The JSON schema type ("string", "number", "array"...); types of a union joined by " or ". */
+  type: string;
+  format: string | null;
+  enum: string[] | null;
+  /** An array's item type. */
+  items: string | null;
+  required: boolean;
+  /** id, creatorId and createdAt: every row has them (spec 2 §3). */
+  builtIn: boolean;
+};
+
+export type EntityView = {
+  name: string;
+  path: string;
+  fields: EntityField[];
+  access: { read: AccessLevel; write: AccessLevel };
+};
+
+export type EntityList = { entities: EntityView[] };
+
+const BUILT_IN: EntityField[] = [
+  { name: "id", type: "string", format: null, enum: null, items: null, required: true, builtIn: true },
+  { name: "creatorId", type: "string", format: null, enum: null, items: null, required: true, builtIn: true },
+  {
+    name: "createdAt",
+    type: "string",
+    format: "date-time",
+    enum: null,
+    items: null,
+    required: true,
+    builtIn: true,
+  },
+];
+
+// Nested objects are listed to this depth; deeper ones show as "object".
+const MAX_DEPTH = 3;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function typeOf(schema: Json): string {
+  const t = schema.type;
+  if (typeof t === "string") return t;
+  if (Array.isArray(t) && t.every((x) => typeof x === "string")) return t.join(" or ");
+  if (Array.isArray(schema.enum)) return "enum";
+  return "any";
+}
+
+function fieldsOf(schema: Json, prefix: string, depth: number): EntityField[] {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === "string") : [],
+  );
+  return Object.entries(properties).flatMap(([name, raw]) => {
+    const prop = isObject(raw) ? raw : {};
+    const items = isObject(prop.items) ? prop.items : null;
+    const field: EntityField = {
+      name: `${prefix}${name}`,
+      type: typeOf(prop),
+      format: typeof prop.format === "string" ? prop.format : null,
+      enum: Array.isArray(prop.enum) ? prop.enum.map((v) => String(v)) : null,
+      items: items ? typeOf(items) : null,
+      required: required.has(name),
+      builtIn: false,
+    };
+    const nested = isObject(prop.properties) && depth < MAX_DEPTH;
+    return [field, ...(nested ? fieldsOf(prop, `${field.name}.`, depth + 1) : [])];
+  });
+}
+
+const levelOf = (v: unknown): AccessLevel =>
+  (ACCESS_LEVELS as readonly unknown[]).includes(v) ? (v as AccessLevel) : "creator";
+
+/**
+ * One entity file read as the panel shows it; null for the User entity. Entity files are checked
+ * to be JSON objects when an action writes them (lib/space/files.ts), so one that is not (none
+ * should be) is shown without fields rather than hidden.
+ */
+export function entityView(file: Pick<AppFileItem, "path" | "content">): EntityView | null {
+  const name = file.path.replace(/^entities\//, "").replace(/\.json$/, "");
+  if (name === "User") return null;
+  let schema: Json = {};
+  try {
+    const parsed: unknown = JSON.parse(file.content);
+    if (isObject(parsed)) schema = parsed;
+  } catch {
+    // Shown with its built-in fields only.
+  }
+  const control = isObject(schema["x-accessControl"]) ? schema["x-accessControl"] : {};
+  const permissions = isObject(control.permissions) ? control.permissions : {};
+  return {
+    name,
+    path: file.path,
+    fields: [...BUILT_IN, ...fieldsOf(schema, "", 1)],
+    access: { read: levelOf(permissions.read), write: levelOf(permissions.write) },
+  };
+}
+
+/** GET /api/apps/{appId}/entities: the current version's entities but User, by name. */
+export async function listEntities(app: App): Promise<EntityList> {
+  const files = await readCurrentFiles(app);
+  const entities = files
+    .filter((f) => f.type === "entities")
+    .map(entityView)
+    .filter((e): e is EntityView => e !== null)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return { entities };
+}

@@ -1,0 +1,111 @@
+import crypto from "node:crypto";
+import { expect, type Page, test } from "@playwright/test";
+import { messages } from "../../lib/messages";
+import { fillTemplate } from "../../lib/plans/text";
+import { SpaceChatPage } from "./pages/space-chat-page";
+import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
+import { createApp, createBuilder } from "./support/db";
+import { logInAsBuilder } from "./support/ui";
+
+// The Database panel of a space app (spec 2 §2, §5): empty, then the entity the chat created
+// (the e2e run's demo assistant adds a Task entity when asked for tasks), its fields and access,
+// and an access preset sent to the chat as a message, which the assistant applies (edit_entity).
+
+const tag = () => crypto.randomUUID().slice(0, 6);
+
+const panelHeading = (page: Page) =>
+  page.getByRole("heading", { level: 2, name: messages.editorDatabaseTitle });
+
+async function openDatabase(page: Page) {
+  await page
+    .getByRole("navigation", { name: messages.editorPanels })
+    .getByRole("button", { name: messages.editorMenuDatabase })
+    .click();
+  await expect(panelHeading(page)).toBeFocused();
+}
+
+const fieldRow = (page: Page, name: string) =>
+  page
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader").filter({ hasText: new RegExp(`^${name}`) }) });
+
+test("empty, then the chat's entity with its fields and access; a preset goes to the chat and is applied", async ({
+  page,
+}) => {
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { type: "space", header: `Tasks ${tag()}` });
+  await logInAsBuilder(page, builder);
+  const chat = new SpaceChatPage(page, appId);
+  await chat.goto();
+  // The chat has loaded (its empty state) before anything is asked of it.
+  await expect(page.getByRole("heading", { name: messages.chatEmptyTitle })).toBeVisible({ timeout: 20_000 });
+
+  await openDatabase(page);
+  await expect(page.getByRole("heading", { name: messages.databaseEmpty })).toBeVisible();
+  await expect(page.getByText(messages.databaseEmptyHint)).toBeVisible();
+  await page.getByRole("button", { name: messages.editorBackToMenu }).click();
+
+  // The chat makes a Task entity.
+  const answer = await chat.newAnswer(() => chat.ask("Keep a list of my tasks"));
+  await expect(answer).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+
+  await openDatabase(page);
+  const details = page.getByRole("region", { name: "Task" });
+  await expect(details).toBeVisible();
+  for (const [name, type, required] of [
+    ["id", "string", "Yes"],
+    ["creatorId", "string", "Yes"],
+    ["createdAt", fillTemplate(messages.databaseDateTime, { type: "string" }), "Yes"],
+    ["title", "string", "Yes"],
+    ["done", "boolean", "No"],
+  ]) {
+    await expect(fieldRow(page, name!).getByRole("cell")).toHaveText([type!, required!]);
+  }
+  await expect(fieldRow(page, "id").getByRole("rowheader")).toContainText(messages.databaseBuiltIn);
+  const access = details.locator("dl");
+  await expect(access).toContainText(`${messages.databaseRead}${messages.accessCreator}`);
+  await expect(access).toContainText(`${messages.databaseWrite}${messages.accessCreator}`);
+  await expectNoA11yViolations(page, "database panel", undefined, SPACE_PREVIEW_FRAME);
+
+  // A preset: the panel gives way to the chat, which gets the request and applies it.
+  await page.getByRole("button", { name: messages.databaseChangeAccess }).click();
+  await page.getByRole("menuitem", { name: messages.accessPresetAnonymousSubmit }).click();
+  await expect(panelHeading(page)).toBeHidden();
+  await expect(chat.messages.filter({ hasText: "Change the access of the Task entity" })).toHaveCount(1);
+  const applied = chat.answers.filter({ hasText: "Task: read Admin, write Anonymous." });
+  await expect(applied).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+  await openDatabase(page);
+  await expect(access).toContainText(`${messages.databaseRead}${messages.accessAdmin}`);
+  await expect(access).toContainText(`${messages.databaseWrite}${messages.accessAnonymous}`);
+  // The fields are as they were.
+  await expect(fieldRow(page, "title").getByRole("cell")).toHaveText(["string", "Yes"]);
+});
+
+test("at 375 px the entities are a dropdown, nothing is wider than the screen; dark theme passes axe", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 }, colorScheme: "dark" });
+  const page = await context.newPage();
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { type: "space", header: `Tasks ${tag()}` });
+  await logInAsBuilder(page, builder);
+  const chat = new SpaceChatPage(page, appId);
+  await chat.goto();
+  // The chat has loaded (its empty state) before anything is asked of it.
+  await expect(page.getByRole("heading", { name: messages.chatEmptyTitle })).toBeVisible({ timeout: 20_000 });
+  const answer = await chat.newAnswer(() => chat.ask("Track the tasks of the team"));
+  await expect(answer).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+
+  await openDatabase(page);
+  await expect(page.getByRole("navigation", { name: messages.databaseEntities })).toBeHidden();
+  const picker = page.getByRole("combobox", { name: messages.databaseEntity });
+  await expect(picker).toHaveText("Task");
+  await picker.click();
+  await expect(page.getByRole("option", { name: "Task" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("region", { name: "Task" })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoA11yViolations(page, "database panel at 375 px (dark)", undefined, SPACE_PREVIEW_FRAME);
+  await context.close();
+});
