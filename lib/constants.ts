@@ -300,3 +300,12 @@ export const CHAT_PROGRESS_SAVE_MS = 3000;
 export const SPACE_PROMPT_FILES_BUDGET = 80_000;
 /** Earlier messages of the conversation the model is shown. */
 export const SPACE_PROMPT_HISTORY_MESSAGES = 20;
+
+/** A page of an entity's records in the Database panel (GET .../entities/{entity}/records). */
+export const ENTITY_RECORDS_PAGE = 50;
+export const ENTITY_RECORDS_PAGE_MAX = 200;
+/** Records one insert_entity_records action of the chat may add, and the size of each as JSON. */
+export const ENTITY_RECORDS_PER_ACTION_MAX = 100;
+export const ENTITY_RECORD_BYTES_MAX = 10_000;
+/** Records in one CSV export (spec 2 §8, {entity}_export_{date}.csv), newest first. */
+export const ENTITY_EXPORT_MAX = 10_000;

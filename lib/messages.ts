@@ -563,6 +563,21 @@ export const messages = {
   accessAdmin: "Admin",
   accessCreator: "Creator",
   accessNone: "None",
+  databaseRecords: "Records",
+  databaseRecordsCount: "{count} records",
+  databaseRecordsEmpty: "No records yet. Ask the chat to add some, for example: “Add three sample tasks.”",
+  databaseRecordsLoadFailed: "Could not load the records. Please try again.",
+  databaseLoadMore: "Load more",
+  databaseCreatedAt: "Created",
+  databaseDeleteRecord: "Delete record",
+  databaseDeleteRecordTitle: "Delete this record?",
+  databaseDeleteRecordText:
+    "The record is deleted from the app's data for good. Versions do not bring it back.",
+  databaseRecordDeleted: "Record deleted",
+  databaseRecordDeleteFailed: "Failed to delete the record. Please try again.",
+  databaseExport: "Export CSV",
+  // Spec 2 §8: the export's last column.
+  databaseExportIdColumn: "Entity ID",
   databaseChangeAccess: "Change access",
   databaseAccessPresets: "Access presets, sent to the chat",
   // Spec 2 §5, the presets (read / write).
@@ -1280,6 +1295,8 @@ export const messages = {
   spaceStateMoved: "The app's files changed since this answer began",
   versionMessageMismatch: "This message did not make this version",
   spaceEntityInvalid: "The entity {name} must be a JSON object",
+  entityNotFound: "Entity not found",
+  entityRecordNotFound: "Record not found",
   spaceEntityNameInvalid: "The entity name {name} is not valid",
   chatAnswerNotStreaming: "This answer is not being written any more",
   // The preview of a version (lib/space/preview; our own wording)

@@ -1,4 +1,5 @@
 import { findAppById } from "../db/queries/apps";
+import { countEntityRecords, insertEntityRecords } from "../db/queries/entity-records";
 import { countVersions } from "../db/queries/space";
 import { finishAnswer, startExchange } from "../lib/space/chat";
 import type { FileChange } from "../lib/space/schemas";
@@ -119,6 +120,16 @@ function actionsOf(turn: Turn) {
   }));
 }
 
+const WIKI_PAGES = [
+  { title: "Onboarding", body: "Your first week: accounts, tools and who to ask.", tags: ["people"] },
+  { title: "Release checklist", body: "Tests green, notes written, tag pushed.", tags: ["engineering"] },
+  {
+    title: "Holiday policy",
+    body: "25 days a year, booked in the team calendar.",
+    tags: ["people", "policy"],
+  },
+];
+
 export async function seedSpaceConversation(ownerAccountId: string): Promise<string> {
   const app = await findAppById(DEMO_IDS.wiki);
   if (!app) throw new Error("seed the demo apps first (scripts/seed-apps.ts)");
@@ -135,5 +146,15 @@ export async function seedSpaceConversation(ownerAccountId: string): Promise<str
       });
     }
   }
-  return `Team Wiki chat: ${TURNS.length} requests, ${await countVersions(app.id)} versions: /build/app/${app.id}`;
+  // A few pages in the WikiPage entity, for the Database panel (as the chat's
+  // insert_entity_records would store them).
+  if ((await countEntityRecords(app.id, "WikiPage")) === 0) {
+    for (const page of WIKI_PAGES) {
+      await insertEntityRecords(app.id, "WikiPage", [{ creatorId: ownerAccountId, data: page }]);
+    }
+  }
+  return (
+    `Team Wiki chat: ${TURNS.length} requests, ${await countVersions(app.id)} versions, ` +
+    `${await countEntityRecords(app.id, "WikiPage")} WikiPage records: /build/app/${app.id}`
+  );
 }

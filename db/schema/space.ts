@@ -241,3 +241,27 @@ export const chatAssistants = pgTable("chat_assistants", {
 });
 
 export type ChatAssistant = typeof chatAssistants.$inferSelect;
+
+/**
+ * A record of a space app's entity (spec 2 §3 "Every entity row has id, creatorId, createdAt"):
+ * its fields as JSON, the entity by name (its schema lives in the app's files, entities/{Name}.json).
+ * Records are data, not files: restoring or reverting a version leaves them as they are.
+ */
+export const entityRecords = pgTable(
+  "entity_records",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    entity: text("entity").notNull(),
+    /** The account that created it: the builder (through the chat) or an end user. */
+    creatorId: uuid("creator_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // "list (sorted createdAt descending)" (spec 2 §7), paged by (createdAt, id).
+  (t) => [index("entity_records_list_idx").on(t.appId, t.entity, t.createdAt.desc(), t.id.desc())],
+);
+
+export type EntityRecord = typeof entityRecords.$inferSelect;

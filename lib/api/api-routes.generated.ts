@@ -72,6 +72,36 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/chat/route"),
   },
   {
+    file: "app/api/apps/[appId]/entities/[entity]/export/route.ts",
+    path: "/api/apps/{appId}/entities/{entity}/export",
+    docs: {
+      GET: {
+        summary: "The entity's records as {entity}_export_{date}.csv",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/entities/[entity]/export/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/records/[recordId]/route.ts",
+    path: "/api/apps/{appId}/entities/{entity}/records/{recordId}",
+    docs: {
+      DELETE: {
+        summary: "Deletes one record of the entity",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/entities/[entity]/records/[recordId]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/records/route.ts",
+    path: "/api/apps/{appId}/entities/{entity}/records",
+    docs: {
+      GET: {
+        summary: "A page of an entity's records, newest first",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/entities/[entity]/records/route"),
+  },
+  {
     file: "app/api/apps/[appId]/entities/route.ts",
     path: "/api/apps/{appId}/entities",
     docs: {

@@ -61,9 +61,12 @@ Create or change an entity (a JSON schema; x-accessControl.permissions read/writ
 Ask the builder for secrets (API keys) a function needs:
 <action type="request_secrets">{"secrets":[{"secretName":"STRIPE_KEY","description":"Your Stripe secret key"}]}</action>
 
-Import or add data (stored for the builder to review):
-<action type="import_entities" name="Task">{"source":"...","mapping":{}}</action>
+Add records to an entity the app has or this answer adds (a JSON array of objects, at most 100; the
+builder sees them in the Database panel):
 <action type="insert_entity_records" name="Task">[{"title":"Buy milk","done":false}]</action>
+
+Propose an import of data (stored for the builder to review):
+<action type="import_entities" name="Task">{"source":"...","mapping":{}}</action>
 
 Rules:
 - Tags exactly as above; never put actions inside code fences, never use code fences inside an action.

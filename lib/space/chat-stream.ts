@@ -38,6 +38,7 @@ import {
   type ChatUsage,
 } from "./chat-schemas";
 import { assertSpaceApp } from "./commit";
+import { type RecordBatch, recordsOfAction } from "./entity-records";
 import { prepareRetry } from "./restore";
 import type { FileChange } from "./schemas";
 import { readCurrentFiles } from "./versions";
@@ -459,6 +460,7 @@ class Answer {
     await this.saving;
 
     const changes: FileChange[] = [];
+    const records: RecordBatch[] = [];
     const applied = new Set<string>();
     try {
       if (!this.meta.discussMode) {
@@ -468,6 +470,10 @@ class Answer {
             changes.push(change);
             applied.add(action.id);
           }
+        }
+        for (const batch of await this.recordBatches(changes)) {
+          records.push(batch);
+          applied.add(batch.actionId);
         }
       }
     } catch (err) {
@@ -485,6 +491,7 @@ class Answer {
         actions: stored.flatMap((p) => (p.type === "data-action" ? [p.data] : [])),
         usage,
         changes,
+        records,
         userRequest: plan.userRequest,
         description: versionDescription(this.prose()),
         ...plan.context,
@@ -503,6 +510,29 @@ class Answer {
       type: "finish",
       finishReason,
       messageMetadata: this.metadata(status, { versionId, usage }),
+    });
+  }
+
+  /**
+   * The records of the answer's complete insert_entity_records actions, for an entity the app has
+   * or this answer adds; an action whose records cannot be stored (see recordsOfAction), or that
+   * names no such entity, stays stored with the message only (Not applied).
+   */
+  private async recordBatches(changes: FileChange[]): Promise<RecordBatch[]> {
+    const inserts = this.actions().filter(
+      (a) => a.type === "insert_entity_records" && a.status === "complete" && a.name,
+    );
+    if (inserts.length === 0) return [];
+    const names = new Set(
+      (await readCurrentFiles(this.app))
+        .filter((f) => f.type === "entities")
+        .map((f) => f.path.replace(/^entities\//, "").replace(/\.json$/, "")),
+    );
+    for (const c of changes) if (c.type === "add_entity" || c.type === "edit_entity") names.add(c.name);
+    names.delete("User");
+    return inserts.flatMap((a) => {
+      const rows = names.has(a.name!) ? recordsOfAction(a.data, this.accountId) : null;
+      return rows ? [{ actionId: a.id, entity: a.name!, records: rows }] : [];
     });
   }
 

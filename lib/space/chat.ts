@@ -1,5 +1,6 @@
 import "server-only";
 import { isUniqueViolation } from "@/db/client";
+import { insertEntityRecords, type NewEntityRecord } from "@/db/queries/entity-records";
 import { findChatMessage, insertChatMessage, listChatPage, updateChatMessage } from "@/db/queries/space";
 import type { App, ChatMessageStatus } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
@@ -120,6 +121,8 @@ export type FinishedAnswer = AnswerContext & {
   usage?: Record<string, unknown> | null;
   /** The complete file actions of the answer, applied as one version. */
   changes?: FileChange[];
+  /** Records its insert_entity_records actions add (data: no version holds them). */
+  records?: { entity: string; records: NewEntityRecord[] }[];
   userRequest?: string;
   description?: string;
 };
@@ -158,6 +161,11 @@ export async function finishAnswer(
             tx,
           )
         : null;
+    if (!m.discussMode) {
+      for (const batch of answer.records ?? []) {
+        await insertEntityRecords(app.id, batch.entity, batch.records, tx);
+      }
+    }
     const updated = (await updateChatMessage(
       app.id,
       m.id,

@@ -9,7 +9,7 @@ import type { FileChange } from "./schemas";
 
 /** One segment of a path: letters, digits and the punctuation of file names in a web app. */
 const SEGMENT = /^[A-Za-z0-9_\-.@()[\]+]+$/;
-const ENTITY_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+export const ENTITY_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 /** A relative path inside the app, `/`-separated, without `.` or `..` segments. */
 export function isValidPath(path: string): boolean {

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { fillTemplate } from "../../lib/plans/text";
@@ -45,8 +46,8 @@ test("empty, then the chat's entity with its fields and access; a preset goes to
   await expect(page.getByText(messages.databaseEmptyHint)).toBeVisible();
   await page.getByRole("button", { name: messages.editorBackToMenu }).click();
 
-  // The chat makes a Task entity.
-  const answer = await chat.newAnswer(() => chat.ask("Keep a list of my tasks"));
+  // The chat makes a Task entity, with three sample records.
+  const answer = await chat.newAnswer(() => chat.ask("Keep a list of my tasks, with sample tasks"));
   await expect(answer).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
 
   await openDatabase(page);
@@ -66,6 +67,31 @@ test("empty, then the chat's entity with its fields and access; a preset goes to
   await expect(access).toContainText(`${messages.databaseRead}${messages.accessCreator}`);
   await expect(access).toContainText(`${messages.databaseWrite}${messages.accessCreator}`);
   await expectNoA11yViolations(page, "database panel", undefined, SPACE_PREVIEW_FRAME);
+
+  // Its records: newest first, one deleted after a confirm, the rest exported as CSV.
+  const records = details.getByRole("table", { name: `${messages.databaseRecords}: Task` });
+  await expect(details.getByText(fillTemplate(messages.databaseRecordsCount, { count: 3 }))).toBeVisible();
+  await expect(records.getByRole("row")).toHaveCount(4);
+  await expect(records.getByRole("row").nth(1).getByRole("cell").nth(0)).toHaveText(
+    /^(Buy milk|Call the plumber|Book the train)$/,
+  );
+  const plumber = records.getByRole("row").filter({ hasText: "Call the plumber" });
+  await expect(plumber.getByRole("cell").nth(1)).toHaveText(messages.databaseRequiredYes);
+  await plumber.getByRole("button", { name: messages.databaseDeleteRecord }).click();
+  const confirm = page.getByRole("alertdialog", { name: messages.databaseDeleteRecordTitle });
+  await confirm.getByRole("button", { name: messages.databaseDeleteRecord }).click();
+  await expect(page.getByText(messages.databaseRecordDeleted)).toBeVisible();
+  await expect(records.getByRole("row")).toHaveCount(3);
+  await expect(details.getByText(fillTemplate(messages.databaseRecordsCount, { count: 2 }))).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    details.getByRole("link", { name: messages.databaseExport }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^Task_export_\d{4}-\d\d-\d\d\.csv$/);
+  const csv = fs.readFileSync((await download.path())!, "utf8");
+  expect(csv.split("\r\n")[0]).toBe(`title,done,${messages.databaseExportIdColumn}`);
+  expect(csv).not.toContain("Call the plumber");
+  expect(csv).toContain("Buy milk");
 
   // A preset: the panel gives way to the chat, which gets the request and applies it.
   await page.getByRole("button", { name: messages.databaseChangeAccess }).click();

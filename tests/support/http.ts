@@ -36,5 +36,8 @@ export async function call<T = Answer>(handler: Handler, o: CallOptions) {
   });
   const res = await handler(req, { params: Promise.resolve(o.params ?? {}) });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, json: (text ? JSON.parse(text) : null) as T };
+  // A download (CSV) is not JSON: its body stays unread here.
+  const type = res.headers.get("content-type");
+  const isJson = !type || type.includes("json");
+  return { status: res.status, headers: res.headers, json: (text && isJson ? JSON.parse(text) : null) as T };
 }

@@ -7,6 +7,7 @@ import crypto from "node:crypto";
 import { expect } from "vitest";
 import { insertApp, insertTool } from "../../db/queries/apps";
 import { insertContextItem } from "../../db/queries/context";
+import { insertEntityRecords, listEntityRecords } from "../../db/queries/entity-records";
 import type { App, ContextItem, Tool } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
 import { messages } from "../../lib/messages";
@@ -53,6 +54,8 @@ export type World = {
   /** a space app of builder A with two exchanges, each answer making a version */
   spaceAppA: App;
   spaceTurns: [TurnResult, TurnResult];
+  /** Records of spaceAppA's Note entity. */
+  spareRecordIds: string[];
   /** a builder nobody else uses, for the rows that sign in with a password */
   loginUser: { email: string; password: string };
 };
@@ -146,9 +149,20 @@ export async function createWorld(): Promise<World> {
   const spareContextItems = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => newContextItem(`Spare ${i}`)));
   const spaceAppA = await createSpaceApp(owner, "Matrix Space A");
   const spaceTurns: [TurnResult, TurnResult] = [
-    await say(spaceAppA, owner, { user: "A home page", answer: "Done", changes: [page("Home", "Hello")] }),
+    await say(spaceAppA, owner, {
+      user: "A home page and notes",
+      answer: "Done",
+      changes: [page("Home", "Hello"), { type: "add_entity", name: "Note", content: '{"type":"object"}' }],
+    }),
     await say(spaceAppA, owner, { user: "Say bye", answer: "Done", changes: [page("Home", "Bye")] }),
   ];
+  // Records of the Note entity: the DELETE row takes one per actor allowed to delete.
+  await insertEntityRecords(
+    spaceAppA.id,
+    "Note",
+    [1, 2, 3, 4, 5, 6].map((i) => ({ creatorId: owner, data: { text: `Note ${i}` } })),
+  );
+  const spareRecordIds = (await listEntityRecords(spaceAppA.id, "Note", 10, null)).map((r) => r.id);
   return {
     appA,
     appB,
@@ -160,6 +174,7 @@ export async function createWorld(): Promise<World> {
     spareContextItems,
     spaceAppA,
     spaceTurns,
+    spareRecordIds,
     builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
     loginUser: { email: login.user.email, password: STRONG_PASSWORD },
@@ -578,8 +593,48 @@ export const rows: Row[] = [
     expect: ownerOfAppA(),
     check: (res, actor) => {
       if (actor !== "builderA" && actor !== "admin") return;
-      // The matrix's space app has pages only.
-      expect(res.json).toEqual({ entities: [] });
+      expect((res.json as { entities: { name: string }[] }).entities.map((e) => e.name)).toEqual(["Note"]);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/records/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/entities/Note/records`,
+      params: { appId: w.spaceAppA.id, entity: "Note" },
+    }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect((res.json as { records: unknown[] }).records.length).toBeGreaterThan(0);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/records/[recordId]/route.ts",
+    method: "DELETE",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w, actor) => {
+      const id = ["builderA", "admin"].includes(actor) ? w.spareRecordIds.pop()! : w.spareRecordIds[0]!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/entities/Note/records/${id}`,
+        params: { appId: w.spaceAppA.id, entity: "Note", recordId: id },
+      };
+    },
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/export/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/entities/Note/export`,
+      params: { appId: w.spaceAppA.id, entity: "Note" },
+    }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect(res.headers.get("content-type")).toContain("text/csv");
     },
   },
   {

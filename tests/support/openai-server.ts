@@ -520,6 +520,12 @@ const TASK_ENTITY = JSON.stringify({
   "x-accessControl": { permissions: { read: "creator", write: "creator" } },
 });
 
+const SAMPLE_TASKS = JSON.stringify([
+  { title: "Buy milk", done: false },
+  { title: "Call the plumber", done: true },
+  { title: "Book the train", done: false },
+]);
+
 // The access levels by the labels the Database panel's presets send (messages.databaseAccessRequest).
 const ACCESS_BY_LABEL: Record<string, string> = {
   anonymous: "anonymous",
@@ -574,9 +580,12 @@ function spaceAnswer(request: string, system: string): string {
       `The home page now says "${quoteOf(request)}".`,
     ].join("\n");
   }
-  const entity = /\btasks?\b/i.test(request)
-    ? ['<action type="add_entity" name="Task">', TASK_ENTITY, "</action>"]
-    : [];
+  const tasks = /\btasks?\b/i.test(request);
+  const entity = tasks ? ['<action type="add_entity" name="Task">', TASK_ENTITY, "</action>"] : [];
+  // "... sample tasks": three records of the entity too.
+  if (tasks && /\bsamples?\b/i.test(request)) {
+    entity.push('<action type="insert_entity_records" name="Task">', SAMPLE_TASKS, "</action>");
+  }
   return [
     long ? "Here is a long home page for your request." : "Here is a home page for your request.",
     ...entity,

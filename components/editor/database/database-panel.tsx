@@ -15,6 +15,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { messages } from "@/lib/messages";
@@ -22,6 +23,7 @@ import { fillTemplate } from "@/lib/plans/text";
 import type { EntityList, EntityView } from "@/lib/space/entities";
 import { cn } from "@/lib/utils";
 import { ACCESS_LABEL, ACCESS_PRESETS, type AccessPreset, fieldTypeText } from "./entity-text";
+import { RecordsSection } from "./records-section";
 
 type State =
   | { phase: "loading" }
@@ -54,14 +56,7 @@ export function DatabasePanel({ appId }: { appId: string }) {
   let body: React.ReactNode;
   if (state.phase === "loading") body = <LoadingLine text={messages.databaseLoading} />;
   else if (state.phase === "error") {
-    body = (
-      <div className="grid justify-items-start gap-3" role="alert">
-        <p className="text-sm text-destructive">{state.message}</p>
-        <Button variant="outline" size="sm" onClick={() => void load()}>
-          {messages.retry}
-        </Button>
-      </div>
-    );
+    body = <LoadFailed text={state.message} onRetry={() => void load()} />;
   } else if (state.entities.length === 0) {
     body = <EmptyState title={messages.databaseEmpty} text={messages.databaseEmptyHint} />;
   } else {
@@ -70,7 +65,7 @@ export function DatabasePanel({ appId }: { appId: string }) {
       <div className="@container">
         <div className="grid gap-4 @xl:grid-cols-[10rem_minmax(0,1fr)]">
           <EntityPicker entities={state.entities} current={current.name} onPick={setSelected} />
-          <EntityDetails key={current.name} entity={current} />
+          <EntityDetails key={current.name} appId={appId} entity={current} />
         </div>
       </div>
     );
@@ -137,7 +132,7 @@ function EntityPicker({
   );
 }
 
-function EntityDetails({ entity }: { entity: EntityView }) {
+function EntityDetails({ appId, entity }: { appId: string; entity: EntityView }) {
   return (
     <section aria-labelledby={`entity-${entity.name}`} className="grid min-w-0 content-start gap-4">
       <h3 id={`entity-${entity.name}`} className="truncate font-semibold">
@@ -178,6 +173,7 @@ function EntityDetails({ entity }: { entity: EntityView }) {
         </table>
       </div>
       <AccessSection entity={entity} />
+      <RecordsSection appId={appId} entity={entity} />
     </section>
   );
 }

@@ -32,3 +32,11 @@ export function fieldTypeText(f: Pick<EntityField, "type" | "format" | "enum" | 
   if (f.format === "date-time") return fillTemplate(messages.databaseDateTime, { type: f.type });
   return f.format ? `${f.type} (${f.format})` : f.type;
 }
+
+/** A record's value in a table cell: text as it is, yes / no, lists and objects as JSON, "—" for none. */
+export function formatCell(value: unknown): string {
+  if (value === undefined || value === null || value === "") return "—";
+  if (typeof value === "boolean") return value ? messages.databaseRequiredYes : messages.databaseRequiredNo;
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}

@@ -1,10 +1,11 @@
 "use client";
 
-import { HistoryIcon, Loader2Icon, RotateCcwIcon } from "lucide-react";
+import { HistoryIcon, Loader2Icon } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -111,7 +112,7 @@ export function FileHistoryDialog({
         {history.state === "loading" ? (
           <LoadingLine text={messages.fileHistoryLoading} />
         ) : history.state === "failed" ? (
-          <Failure text={messages.fileHistoryFailed} onRetry={() => setAttempt((n) => n + 1)} />
+          <LoadFailed text={messages.fileHistoryFailed} onRetry={() => setAttempt((n) => n + 1)} />
         ) : history.entries.length === 0 ? (
           <p className="text-sm text-muted-foreground">{messages.fileHistoryNoneFound}</p>
         ) : (
@@ -190,18 +191,6 @@ function EntryButton({
   );
 }
 
-function Failure({ text, onRetry }: { text: string; onRetry: () => void }) {
-  return (
-    <div className="grid content-start justify-items-start gap-2 text-sm" role="alert">
-      <p>{text}</p>
-      <Button size="sm" variant="outline" onClick={onRetry}>
-        <RotateCcwIcon aria-hidden />
-        {messages.retry}
-      </Button>
-    </div>
-  );
-}
-
 type Code = { state: "loading" } | { state: "failed" } | { state: "ready"; file: FileAtVersion };
 
 /** The file at one version: its code, or the changes that version made to it. */
@@ -251,7 +240,7 @@ function FileAtVersionView({ appId, path, entry }: { appId: string; path: string
       {code.state === "loading" ? (
         <LoadingLine text={messages.codeLoading} />
       ) : code.state === "failed" ? (
-        <Failure text={messages.codeLoadFailed} onRetry={() => setAttempt((n) => n + 1)} />
+        <LoadFailed text={messages.codeLoadFailed} onRetry={() => setAttempt((n) => n + 1)} />
       ) : mode === "changes" ? (
         <FileDiff
           heading={false}

@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -67,15 +68,7 @@ export function VersionsDialog({
   if (loaded.state === "loading") {
     body = <LoadingLine text={messages.versionsLoading} />;
   } else if (loaded.state === "failed") {
-    body = (
-      <div className="grid justify-items-start gap-2 text-sm" role="alert">
-        <p>{messages.versionsLoadFailed}</p>
-        <Button size="sm" variant="outline" onClick={() => setAttempt((n) => n + 1)}>
-          <RotateCcwIcon aria-hidden />
-          {messages.retry}
-        </Button>
-      </div>
-    );
+    body = <LoadFailed text={messages.versionsLoadFailed} onRetry={() => setAttempt((n) => n + 1)} />;
   } else if (loaded.list.total === 0) {
     body = <p className="text-sm text-muted-foreground">{messages.versionsNoneFound}</p>;
   } else {

@@ -1,0 +1,141 @@
+import "server-only";
+import Papa from "papaparse";
+import { z } from "zod";
+import {
+  countEntityRecords,
+  deleteEntityRecord,
+  type NewEntityRecord,
+  listEntityRecords as readRecordPage,
+} from "@/db/queries/entity-records";
+import type { App, EntityRecord } from "@/db/schema";
+import { AppError } from "@/lib/api/errors";
+import {
+  ENTITY_EXPORT_MAX,
+  ENTITY_RECORD_BYTES_MAX,
+  ENTITY_RECORDS_PAGE,
+  ENTITY_RECORDS_PAGE_MAX,
+  ENTITY_RECORDS_PER_ACTION_MAX,
+} from "@/lib/constants";
+import { messages } from "@/lib/messages";
+import { type EntityView, listEntities } from "./entities";
+import { ENTITY_NAME } from "./files";
+
+// Records of a space app's entities (spec 2 §3, §7, §8): the chat's insert_entity_records action
+// adds them (lib/space/chat-stream.ts), the Database panel lists them newest first, deletes one,
+// and exports them as CSV. An entity is one of the current version's (lib/space/entities.ts).
+
+export const EntityParams = z.object({ appId: z.uuid(), entity: z.string().regex(ENTITY_NAME) });
+export const EntityRecordParams = EntityParams.extend({ recordId: z.uuid() });
+
+/** GET .../records?limit=&cursor= (the cursor the page before answered). */
+export const EntityRecordsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(ENTITY_RECORDS_PAGE_MAX).default(ENTITY_RECORDS_PAGE),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}_[0-9a-f-]{36}$/)
+    .optional(),
+});
+export type EntityRecordsQuery = z.infer<typeof EntityRecordsQuery>;
+
+export type EntityRecordView = {
+  id: string;
+  creatorId: string | null;
+  createdAt: string;
+  data: Record<string, unknown>;
+};
+export type EntityRecordPage = { records: EntityRecordView[]; total: number; nextCursor: string | null };
+
+const view = (r: EntityRecord): EntityRecordView => ({
+  id: r.id,
+  creatorId: r.creatorId,
+  createdAt: r.createdAt.toISOString(),
+  data: r.data,
+});
+
+/** The entity of the current version, or 404 'Entity not found' (User included: not the builder's). */
+async function entityOf(app: App, name: string): Promise<EntityView> {
+  const entity = (await listEntities(app)).entities.find((e) => e.name === name);
+  if (!entity) throw new AppError("NOT_FOUND", "entityNotFound", "ENTITY_NOT_FOUND");
+  return entity;
+}
+
+export async function listRecords(
+  app: App,
+  name: string,
+  query: EntityRecordsQuery,
+): Promise<EntityRecordPage> {
+  await entityOf(app, name);
+  const [micros, id] = query.cursor?.split("_") ?? [];
+  const after = micros && id ? { micros, id } : null;
+  const [rows, total] = await Promise.all([
+    readRecordPage(app.id, name, query.limit + 1, after),
+    countEntityRecords(app.id, name),
+  ]);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    records: page.map(view),
+    total,
+    nextCursor: rows.length > query.limit && last ? `${last.micros}_${last.id}` : null,
+  };
+}
+
+export async function removeRecord(app: App, name: string, recordId: string): Promise<{ deleted: true }> {
+  await entityOf(app, name);
+  if (!(await deleteEntityRecord(app.id, name, recordId))) {
+    throw new AppError("NOT_FOUND", "entityRecordNotFound", "RECORD_NOT_FOUND");
+  }
+  return { deleted: true };
+}
+
+/**
+ * {entity}_export_{date}.csv (spec 2 §8): a column per field of the schema, then any other key the
+ * records hold, and last 'Entity ID'; newest first. Objects and lists are written as JSON. Cells
+ * that a spreadsheet would run as a formula (=, +, -, @ first) are escaped.
+ */
+export async function exportRecordsCsv(app: App, name: string): Promise<Response> {
+  const entity = await entityOf(app, name);
+  const rows = await readRecordPage(app.id, name, ENTITY_EXPORT_MAX, null);
+  const fields = entity.fields.filter((f) => !f.builtIn && !f.name.includes(".")).map((f) => f.name);
+  const extra = [...new Set(rows.flatMap((r) => Object.keys(r.data)))].filter((k) => !fields.includes(k));
+  const columns = [...fields, ...extra];
+  const cell = (v: unknown) =>
+    v === undefined || v === null ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
+  const csv = Papa.unparse(
+    {
+      fields: [...columns, messages.databaseExportIdColumn],
+      data: rows.map((r) => [...columns.map((c) => cell(r.data[c])), r.id]),
+    },
+    { escapeFormulae: true },
+  );
+  const date = new Date().toISOString().slice(0, 10);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}_export_${date}.csv"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+/** The records of one insert_entity_records action of an answer, stored with its version. */
+export type RecordBatch = { actionId: string; entity: string; records: NewEntityRecord[] };
+
+/**
+ * The records an insert_entity_records action holds (its JSON: an array of objects, or one object),
+ * or null when it holds none that can be stored: not JSON objects, more than
+ * ENTITY_RECORDS_PER_ACTION_MAX, or one over ENTITY_RECORD_BYTES_MAX as JSON. All or nothing.
+ */
+export function recordsOfAction(data: unknown, creatorId: string | null): NewEntityRecord[] | null {
+  const list = Array.isArray(data) ? data : data !== undefined ? [data] : [];
+  if (list.length === 0 || list.length > ENTITY_RECORDS_PER_ACTION_MAX) return null;
+  const records: NewEntityRecord[] = [];
+  for (const item of list) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return null;
+    if (Buffer.byteLength(JSON.stringify(item), "utf8") > ENTITY_RECORD_BYTES_MAX) return null;
+    // The built-in fields are the table's own (spec 2 §3): a record cannot set them.
+    const { id: _id, creatorId: _c, createdAt: _t, ...fields } = item as Record<string, unknown>;
+    records.push({ creatorId, data: fields });
+  }
+  return records;
+}
