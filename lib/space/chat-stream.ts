@@ -37,8 +37,9 @@ import {
   type ChatStreamPart,
   type ChatUsage,
 } from "./chat-schemas";
-import { assertSpaceApp } from "./commit";
+import { assertSpaceApp, currentTree } from "./commit";
 import { type RecordBatch, recordsOfAction } from "./entity-records";
+import { entityNameOf } from "./files";
 import { prepareRetry } from "./restore";
 import type { FileChange } from "./schemas";
 import { readCurrentFiles } from "./versions";
@@ -523,11 +524,8 @@ class Answer {
       (a) => a.type === "insert_entity_records" && a.status === "complete" && a.name,
     );
     if (inserts.length === 0) return [];
-    const names = new Set(
-      (await readCurrentFiles(this.app))
-        .filter((f) => f.type === "entities")
-        .map((f) => f.path.replace(/^entities\//, "").replace(/\.json$/, "")),
-    );
+    // The paths of the current version are enough: no file's content is read.
+    const names = new Set([...(await currentTree(this.app.id)).keys()].flatMap((p) => entityNameOf(p) ?? []));
     for (const c of changes) if (c.type === "add_entity" || c.type === "edit_entity") names.add(c.name);
     names.delete("User");
     return inserts.flatMap((a) => {

@@ -1,7 +1,8 @@
 import "server-only";
 import type { App } from "@/db/schema";
-import type { AppFileItem } from "./files";
-import { readCurrentFiles } from "./versions";
+import { assertSpaceApp, currentTree } from "./commit";
+import { type AppFileItem, entityNameOf } from "./files";
+import { filesOf } from "./versions";
 
 // The Database panel of a space app (spec 2 §2, §3): its entities as the current version defines
 // them, each a JSON schema in entities/{Name}.json written by the chat's add_entity and
@@ -94,8 +95,8 @@ const levelOf = (v: unknown): AccessLevel =>
  * should be) is shown without fields rather than hidden.
  */
 export function entityView(file: Pick<AppFileItem, "path" | "content">): EntityView | null {
-  const name = file.path.replace(/^entities\//, "").replace(/\.json$/, "");
-  if (name === "User") return null;
+  const name = entityNameOf(file.path);
+  if (name === null || name === "User") return null;
   let schema: Json = {};
   try {
     const parsed: unknown = JSON.parse(file.content);
@@ -115,9 +116,11 @@ export function entityView(file: Pick<AppFileItem, "path" | "content">): EntityV
 
 /** GET /api/apps/{appId}/entities: the current version's entities but User, by name. */
 export async function listEntities(app: App): Promise<EntityList> {
-  const files = await readCurrentFiles(app);
+  assertSpaceApp(app);
+  // Only the entities' files are read, not the app's every file.
+  const tree = await currentTree(app.id);
+  const files = await filesOf(app.id, new Map([...tree].filter(([path]) => entityNameOf(path) !== null)));
   const entities = files
-    .filter((f) => f.type === "entities")
     .map(entityView)
     .filter((e): e is EntityView => e !== null)
     .sort((a, b) => a.name.localeCompare(b.name));

@@ -7,6 +7,7 @@ import {
   type NewEntityRecord,
   listEntityRecords as readRecordPage,
 } from "@/db/queries/entity-records";
+import { readBlobs } from "@/db/queries/space";
 import type { App, EntityRecord } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import {
@@ -17,8 +18,9 @@ import {
   ENTITY_RECORDS_PER_ACTION_MAX,
 } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { type EntityView, listEntities } from "./entities";
-import { ENTITY_NAME } from "./files";
+import { assertSpaceApp, currentTree } from "./commit";
+import { type EntityView, entityView } from "./entities";
+import { ENTITY_NAME, entityPath } from "./files";
 
 // Records of a space app's entities (spec 2 §3, §7, §8): the chat's insert_entity_records action
 // adds them (lib/space/chat-stream.ts), the Database panel lists them newest first, deletes one,
@@ -52,9 +54,17 @@ const view = (r: EntityRecord): EntityRecordView => ({
   data: r.data,
 });
 
-/** The entity of the current version, or 404 'Entity not found' (User included: not the builder's). */
+/**
+ * The entity of the current version, or 404 'Entity not found' (User included: not the
+ * builder's). Only its own file is read, not the app's every file.
+ */
 async function entityOf(app: App, name: string): Promise<EntityView> {
-  const entity = (await listEntities(app)).entities.find((e) => e.name === name);
+  assertSpaceApp(app);
+  const path = entityPath(name);
+  const hash = (await currentTree(app.id)).get(path);
+  const entity = hash
+    ? entityView({ path, content: (await readBlobs(app.id, [hash])).get(hash) ?? "" })
+    : null;
   if (!entity) throw new AppError("NOT_FOUND", "entityNotFound", "ENTITY_NOT_FOUND");
   return entity;
 }

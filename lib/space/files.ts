@@ -34,6 +34,11 @@ export function entityPath(name: string): string {
   return `entities/${name}.json`;
 }
 
+/** The entity an entities/{Name}.json path holds, or null for any other path. */
+export function entityNameOf(path: string): string | null {
+  return /^entities\/([^/]+)\.json$/.exec(path)?.[1] ?? null;
+}
+
 export const FILE_TYPES = [
   "pages",
   "components",
