@@ -25,10 +25,7 @@ import { cn } from "@/lib/utils";
 import { ACCESS_LABEL, ACCESS_PRESETS, type AccessPreset, fieldTypeText } from "./entity-text";
 import { RecordsSection } from "./records-section";
 
-type State =
-  | { phase: "loading" }
-  | { phase: "error"; message: string }
-  | { phase: "ready"; entities: EntityView[] };
+type State = { phase: "loading" } | { phase: "error" } | { phase: "ready"; entities: EntityView[] };
 
 /**
  * The Database panel of a space app (spec 2 §2): its entities but User, listed in a sidebar (a
@@ -46,7 +43,7 @@ export function DatabasePanel({ appId }: { appId: string }) {
       const answer = await apiFetch<EntityList>(`/api/apps/${encodeURIComponent(appId)}/entities`);
       setState({ phase: "ready", entities: answer.entities });
     } catch {
-      setState({ phase: "error", message: messages.databaseLoadFailed });
+      setState({ phase: "error" });
     }
   }, [appId]);
   useEffect(() => {
@@ -56,7 +53,7 @@ export function DatabasePanel({ appId }: { appId: string }) {
   let body: React.ReactNode;
   if (state.phase === "loading") body = <LoadingLine text={messages.databaseLoading} />;
   else if (state.phase === "error") {
-    body = <LoadFailed text={state.message} onRetry={() => void load()} />;
+    body = <LoadFailed text={messages.databaseLoadFailed} onRetry={() => void load()} />;
   } else if (state.entities.length === 0) {
     body = <EmptyState title={messages.databaseEmpty} text={messages.databaseEmptyHint} />;
   } else {
