@@ -287,6 +287,17 @@ export const PREVIEW_ISSUES_MAX = 20;
 /** Built bundles kept in memory per server process, in bytes and in number. */
 export const PREVIEW_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 export const PREVIEW_CACHE_MAX_ENTRIES = 200;
+// ---- live streams (Server-Sent Events: data-source status, the space chat; lib/realtime/stream-slots.ts) ----
+/** Streams one account may hold open at once in one server process (tabs, apps, a chat answer). */
+export const STREAMS_PER_ACCOUNT = 10;
+/** Streams one server process holds open at once, all accounts together. */
+export const STREAMS_PER_PROCESS = 1000;
+/**
+ * A status stream is ended after this long with an `event: reconnect`; the browser's EventSource
+ * connects again by itself (SSE_MAX_LIFETIME_MS in the environment, shorter in tests). A client
+ * that went away without closing its connection holds its slot at most this long.
+ */
+export const SSE_MAX_LIFETIME_MS = 15 * 60 * 1000;
 // ---- space apps: the chat stream (lib/space/chat-stream.ts; contract /work/notes/space-chat-contract.md) ----
 /** A chat message the builder sends, in characters. */
 export const CHAT_MESSAGE_MAX = 20_000;
