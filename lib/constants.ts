@@ -65,6 +65,23 @@ export const MAIL_SENDS_PER_ADDRESS_WINDOW_S = 60 * 60;
 export const MAIL_SENDS_PER_IP = 30;
 export const MAIL_SENDS_PER_IP_WINDOW_S = 15 * 60;
 
+/**
+ * The mail queue (lib/jobs/worker.ts): each worker process takes this many mails per fetch, in
+ * this many loops at once, so up to MAIL_BATCH_SIZE * MAIL_WORKER_LOOPS sends are in flight, and
+ * fetches again at once while mails wait.
+ */
+export const MAIL_BATCH_SIZE = 4;
+export const MAIL_WORKER_LOOPS = 2;
+/**
+ * Every SMTP session gives up after these (nodemailer's connection, greeting and inactivity
+ * timeouts), so a server that accepts the connection and never answers fails the send, which is
+ * retried, instead of holding a place in the queue for minutes. A `?connectionTimeout=` (or
+ * greetingTimeout, socketTimeout) in SMTP_URL overrides them.
+ */
+export const SMTP_CONNECTION_TIMEOUT_MS = 10_000;
+export const SMTP_GREETING_TIMEOUT_MS = 10_000;
+export const SMTP_SOCKET_TIMEOUT_MS = 30_000;
+
 /** Sign-ups that did not create an account (the address was taken), per IP. */
 export const SIGNUP_FAILURES_PER_IP = 10;
 export const SIGNUP_FAILURES_PER_IP_WINDOW_S = 15 * 60;
