@@ -53,7 +53,11 @@ export async function startWorker(): Promise<void> {
             return { id: job.id, status: "completed" };
           } catch (err) {
             logError("auth mail job failed", { kind: job.data.kind, err });
-            return { id: job.id, status: "failed", output: { message: String((err as Error)?.message ?? err) } };
+            return {
+              id: job.id,
+              status: "failed",
+              output: { message: String((err as Error)?.message ?? err) },
+            };
           }
         }),
       ),

@@ -63,11 +63,16 @@ describe("the sign-in mail queue", () => {
     // Fetched ahead of the notices still waiting (without priority it would be the 51st).
     expect(mail.seq - before).toBeLessThanOrEqual(25);
 
-    await expect
-      .poll(() => smtp.messages().length - before, { timeout: 15_000, interval: 100 })
-      .toBe(51);
+    await expect.poll(() => smtp.messages().length - before, { timeout: 15_000, interval: 100 }).toBe(51);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(new Set(smtp.messages().slice(before).map((m) => m.to))).toEqual(new Set([...bulk, email]));
+    expect(
+      new Set(
+        smtp
+          .messages()
+          .slice(before)
+          .map((m) => m.to),
+      ),
+    ).toEqual(new Set([...bulk, email]));
   }, 40_000);
 
   it("a mail server that accepts the connection and never greets fails the send after the timeout; the queue goes on", async () => {

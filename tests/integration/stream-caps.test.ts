@@ -27,9 +27,18 @@ afterAll(() => server.close());
 
 type Builder = Awaited<ReturnType<typeof createBuilder>>;
 type Event = { event: string; data: string };
+type Stream = {
+  res: Response;
+  /** The JSON answer of a refusal. */
+  json: { error: { code: string; message: string } } | null;
+  abort: AbortController;
+  events: Event[];
+  pump: Promise<void>;
+  isEnded: () => boolean;
+};
 
 /** Opens the status stream of an app and reads it as it comes. */
-async function openStream(b: Builder, appId: string) {
+async function openStream(b: Builder, appId: string): Promise<Stream> {
   const abort = new AbortController();
   const req = new NextRequest(new URL(`/api/context/events?appId=${appId}`, "http://localhost:3000"), {
     method: "GET",
@@ -62,11 +71,10 @@ async function openStream(b: Builder, appId: string) {
     }
     ended = true;
   })();
-  const stream = { res, json, abort, events, pump, isEnded: () => ended };
+  const stream: Stream = { res, json, abort, events, pump, isEnded: () => ended };
   opened.push(stream);
   return stream;
 }
-type Stream = Awaited<ReturnType<typeof openStream>>;
 
 const opened: Stream[] = [];
 async function close(s: Stream) {
@@ -77,7 +85,8 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map(close));
 });
 
-const newApp = (b: Builder, header = "Live app") => insertApp({ ownerAccountId: b.account.accountId, header });
+const newApp = (b: Builder, header = "Live app") =>
+  insertApp({ ownerAccountId: b.account.accountId, header });
 
 function postChat(app: App, b: Builder, text: string) {
   const req = new NextRequest(new URL(`/api/apps/${app.id}/chat`, "http://localhost:3000"), {
