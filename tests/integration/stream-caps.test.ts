@@ -6,6 +6,7 @@ import { insertApp } from "@/db/queries/apps";
 import { listChatPage } from "@/db/queries/space";
 import type { App } from "@/db/schema";
 import { STREAMS_PER_ACCOUNT } from "@/lib/constants";
+import { SSE_KEEP_ALIVE_MS } from "@/lib/context/events";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { realtimeStats } from "@/lib/realtime/listener";
@@ -18,7 +19,7 @@ import { createSpaceApp } from "../support/space";
 // 429 and the reason; a stream that ends, however it ends, frees its slot; another account is not
 // affected. A status stream ends at its lifetime with `event: reconnect`.
 // lib/env reads the environment once: set it first.
-const LIFETIME_MS = 10_000;
+const LIFETIME_MS = 20_000;
 process.env.SSE_MAX_LIFETIME_MS = String(LIFETIME_MS);
 const server = await startOpenAiServer({ responder: demoResponder });
 for (const name of ["OPENAI_API_KEY", "AI_DEFAULT_MODEL"]) delete process.env[name];
@@ -153,7 +154,28 @@ describe("live stream caps", () => {
     expect(s.events.at(-1)).toEqual({ event: "reconnect", data: '{"reason":"lifetime"}' });
     expect(streamSlotStats(a.account.accountId).account).toBe(0);
     expect(realtimeStats().subscribers).toBe(before);
-  }, 30_000);
+  }, 45_000);
+
+  it("a status stream nobody reads is ended at the next keep-alive, before its lifetime, and frees its slot", async () => {
+    const a = await createBuilder({ plan: "explorer" });
+    const app = await newApp(a);
+    const req = new NextRequest(new URL(`/api/context/events?appId=${app.id}`, "http://localhost:3000"), {
+      headers: { authorization: `Bearer ${a.token}`, accept: "text/event-stream", ...fromIp() },
+    });
+    const res = await eventsRoute.GET(req, { params: Promise.resolve({}) });
+    expect(res.status).toBe(200);
+    expect(streamSlotStats(a.account.accountId).account).toBe(1);
+    // Nothing reads the body (a client that stopped reading): its first chunk is still queued.
+    await expect
+      .poll(() => streamSlotStats(a.account.accountId).account, {
+        timeout: SSE_KEEP_ALIVE_MS + 10_000,
+        interval: 250,
+      })
+      .toBe(0);
+    const text = await res.text();
+    expect(text).toContain("retry:");
+    expect(text).not.toContain("event: reconnect");
+  }, 45_000);
 
   it("a chat answer counts as one of the account's streams: refused with 429 (the chat stays free) when they are all taken", async () => {
     const a = await createBuilder({ plan: "explorer" });
