@@ -65,6 +65,23 @@ export const MAIL_SENDS_PER_ADDRESS_WINDOW_S = 60 * 60;
 export const MAIL_SENDS_PER_IP = 30;
 export const MAIL_SENDS_PER_IP_WINDOW_S = 15 * 60;
 
+/**
+ * The mail queue (lib/jobs/worker.ts): each worker process takes this many mails per fetch, in
+ * this many loops at once, so up to MAIL_BATCH_SIZE * MAIL_WORKER_LOOPS sends are in flight, and
+ * fetches again at once while mails wait.
+ */
+export const MAIL_BATCH_SIZE = 4;
+export const MAIL_WORKER_LOOPS = 2;
+/**
+ * Every SMTP session gives up after these (nodemailer's connection, greeting and inactivity
+ * timeouts), so a server that accepts the connection and never answers fails the send, which is
+ * retried, instead of holding a place in the queue for minutes. A `?connectionTimeout=` (or
+ * greetingTimeout, socketTimeout) in SMTP_URL overrides them.
+ */
+export const SMTP_CONNECTION_TIMEOUT_MS = 10_000;
+export const SMTP_GREETING_TIMEOUT_MS = 10_000;
+export const SMTP_SOCKET_TIMEOUT_MS = 30_000;
+
 /** Sign-ups that did not create an account (the address was taken), per IP. */
 export const SIGNUP_FAILURES_PER_IP = 10;
 export const SIGNUP_FAILURES_PER_IP_WINDOW_S = 15 * 60;
@@ -287,6 +304,17 @@ export const PREVIEW_ISSUES_MAX = 20;
 /** Built bundles kept in memory per server process, in bytes and in number. */
 export const PREVIEW_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 export const PREVIEW_CACHE_MAX_ENTRIES = 200;
+// ---- live streams (Server-Sent Events: data-source status, the space chat; lib/realtime/stream-slots.ts) ----
+/** Streams one account may hold open at once in one server process (tabs, apps, a chat answer). */
+export const STREAMS_PER_ACCOUNT = 10;
+/** Streams one server process holds open at once, all accounts together. */
+export const STREAMS_PER_PROCESS = 1000;
+/**
+ * A status stream is ended after this long with an `event: reconnect`; the browser's EventSource
+ * connects again by itself (SSE_MAX_LIFETIME_MS in the environment, shorter in tests). A client
+ * that went away without closing its connection holds its slot at most this long.
+ */
+export const SSE_MAX_LIFETIME_MS = 15 * 60 * 1000;
 // ---- space apps: the chat stream (lib/space/chat-stream.ts; contract /work/notes/space-chat-contract.md) ----
 /** A chat message the builder sends, in characters. */
 export const CHAT_MESSAGE_MAX = 20_000;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RUN_STALE_MS, RUN_TIMEOUT_MS } from "./constants";
+import { RUN_STALE_MS, RUN_TIMEOUT_MS, SSE_MAX_LIFETIME_MS } from "./constants";
 
 // Every environment variable the app reads, validated once. A missing or malformed
 // variable fails with its name, never with an undefined deep in a request.
@@ -43,6 +43,13 @@ const Env = z.object({
     .min(100)
     .max(RUN_STALE_MS / 2)
     .default(RUN_TIMEOUT_MS),
+  // How long a live status stream lasts before the browser is told to connect again (ms).
+  SSE_MAX_LIFETIME_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(24 * 60 * 60 * 1000)
+    .default(SSE_MAX_LIFETIME_MS),
   // Uploaded files: S3-compatible storage when S3_BUCKET is set, else the disk under
   // STORAGE_DIR (lib/storage).
   STORAGE_DIR: z.string().min(1).default(".data/uploads"),

@@ -34,6 +34,9 @@ export const messages = {
   verificationSent: "Verification email sent",
   verificationSendFailed: "Failed to send verification email, try again later",
   tooManyRequests: "Too many requests, try again later",
+  tooManyStreams:
+    "Too many live connections are open for your account ({max}). Close some editor tabs and try again.",
+  serverStreamsFull: "The server has too many live connections open right now. Try again in a minute.",
   emailVerified: "Your email is verified",
   emailAlreadyVerified: "Your email is already verified",
   verificationFailed: "Verification failed",

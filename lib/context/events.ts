@@ -2,7 +2,9 @@ import "server-only";
 import { listContextItems } from "@/db/queries/context";
 import type { App } from "@/db/schema";
 import { LIVE_STATUSES } from "@/lib/context/items";
+import { env } from "@/lib/env";
 import { type ContextStatusChange, subscribeContextStatus } from "@/lib/realtime/context-status";
+import { takeStreamSlot } from "@/lib/realtime/stream-slots";
 
 // A comment line this often keeps proxies and load balancers from cutting an idle stream.
 export const SSE_KEEP_ALIVE_MS = 15_000;
@@ -27,6 +29,10 @@ async function liveItems(appId: string): Promise<ContextStatusChange[]> {
   }));
 }
 
+// The last event of a stream that reached its lifetime: EventSource connects again by itself after
+// `retry`, and the page reads the list again when it does.
+const RECONNECT_EVENT = `event: reconnect\ndata: {"reason":"lifetime"}\n\n`;
+
 const statusEvent = (c: ContextStatusChange) =>
   `event: status\ndata: ${JSON.stringify({ id: c.id, status: c.status, error: c.error, lastSyncedAt: c.lastSyncedAt })}\n\n`;
 
@@ -35,14 +41,20 @@ const statusEvent = (c: ContextStatusChange) =>
  * now, then every status change of its items as `event: status`, until the client goes away.
  * A request that does not accept text/event-stream (EventSource always does) gets the current
  * state once, as JSON, and no stream.
+ *
+ * A stream holds one of the account's stream slots (429 over the cap) until it ends: the client
+ * goes away, the client stops reading (a keep-alive still unread at the next one), an error, or
+ * its lifetime (SSE_MAX_LIFETIME_MS) is over, when it ends with `event: reconnect`.
  */
-export async function contextStatusEvents(app: App, req: Request): Promise<Response> {
+export async function contextStatusEvents(app: App, accountId: string, req: Request): Promise<Response> {
   if (!(req.headers.get("accept") ?? "").includes("text/event-stream")) {
     return Response.json(
       { contextItems: await liveItems(app.id) },
       { headers: { "cache-control": "no-store" } },
     );
   }
+  const slot = takeStreamSlot(accountId);
+  const lifetimeMs = env().SSE_MAX_LIFETIME_MS;
   const encoder = new TextEncoder();
   let stop = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -68,11 +80,21 @@ export async function contextStatusEvents(app: App, req: Request): Promise<Respo
         }
       };
       const sub = subscribeContextStatus(app.id, onChange, () => void snapshot());
-      const keepAlive = setInterval(() => send(": keep-alive\n\n"), SSE_KEEP_ALIVE_MS);
+      const keepAlive = setInterval(() => {
+        // The last keep-alive is still queued: nobody reads this stream (a dead or stalled client).
+        if ((controller.desiredSize ?? 1) <= 0) return stop();
+        send(": keep-alive\n\n");
+      }, SSE_KEEP_ALIVE_MS);
+      const lifetime = setTimeout(() => {
+        send(RECONNECT_EVENT);
+        stop();
+      }, lifetimeMs);
       stop = () => {
         if (closed) return;
         closed = true;
+        slot.release();
         clearInterval(keepAlive);
+        clearTimeout(lifetime);
         sub.unsubscribe();
         req.signal.removeEventListener("abort", stop);
         try {

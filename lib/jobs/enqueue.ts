@@ -19,8 +19,22 @@ export type AuthMailJob =
   | { kind: "email-changed"; oldEmail: string; newEmail: string }
   | { kind: "password-removed"; userId: string };
 
+/**
+ * Who is waiting for the mail decides its place in the queue (pg-boss fetches the highest first):
+ * a sign-in code, read on the screen that asked for it, before the links of the sign-in flows,
+ * before notices nobody waits for.
+ */
+export const AUTH_MAIL_PRIORITY: Record<AuthMailJob["kind"], number> = {
+  "magic-code": 20,
+  verify: 10,
+  reset: 10,
+  "email-change": 10,
+  "email-changed": 0,
+  "password-removed": 0,
+};
+
 async function enqueue(job: AuthMailJob): Promise<void> {
-  await (await boss()).send(QUEUES.authMail, job);
+  await (await boss()).send(QUEUES.authMail, job, { priority: AUTH_MAIL_PRIORITY[job.kind] });
 }
 
 /**

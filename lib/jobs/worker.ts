@@ -1,5 +1,7 @@
 import "server-only";
+import type { JobResult } from "pg-boss";
 import { QUEUES } from "@/db/job-queues";
+import { MAIL_BATCH_SIZE, MAIL_WORKER_LOOPS } from "@/lib/constants";
 import { logError, logInfo } from "@/lib/log";
 import { runAuthMailJob } from "./auth-mail";
 import { boss, stopBoss } from "./boss";
@@ -16,10 +18,50 @@ const PRUNE_CRON = "*/10 * * * *";
  */
 export async function startWorker(): Promise<void> {
   const b = await boss({ worker: true });
-  // One job at a time per fetch: a batch fails and retries as a whole, which would send twice.
-  await b.work<AuthMailJob>(QUEUES.authMail, { pollingIntervalSeconds: 2 }, async ([job]) => {
-    if (job) await runAuthMailJob(job.data);
-  });
+  // Sign-in mail: a few sends in flight (MAIL_BATCH_SIZE per fetch, MAIL_WORKER_LOOPS loops), each
+  // job completed or failed on its own (a failed send is retried alone, never the batch: nothing is
+  // sent twice). A full batch means more may wait: the loop fetches again at once, so a burst drains
+  // at the mail server's pace; otherwise a job's NOTIFY wakes it, with a poll every second behind
+  // (pg-boss's 30 s backstop once left each of a burst's mails waiting half a minute). Fetches take
+  // the highest priority first: sign-in codes and links before notices (lib/jobs/enqueue.ts).
+  await b.work<
+    AuthMailJob,
+    void,
+    {
+      batchSize: number;
+      perJobResults: true;
+      burstWhenBatchFull: true;
+      pollingIntervalSeconds: number;
+      notifyPollingIntervalSeconds: number;
+      localConcurrency: number;
+    }
+  >(
+    QUEUES.authMail,
+    {
+      batchSize: MAIL_BATCH_SIZE,
+      perJobResults: true,
+      burstWhenBatchFull: true,
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 1,
+      localConcurrency: MAIL_WORKER_LOOPS,
+    },
+    (jobs) =>
+      Promise.all(
+        jobs.map(async (job): Promise<JobResult> => {
+          try {
+            await runAuthMailJob(job.data);
+            return { id: job.id, status: "completed" };
+          } catch (err) {
+            logError("auth mail job failed", { kind: job.data.kind, err });
+            return {
+              id: job.id,
+              status: "failed",
+              output: { message: String((err as Error)?.message ?? err) },
+            };
+          }
+        }),
+      ),
+  );
   // Ingestion: two jobs at a time per worker process. A queue's NOTIFY wakes an idle worker once
   // per job sent; a worker that finishes a job while others wait asks again within a second
   // (pg-boss's 30 s backstop would leave a burst of sources Pending half a minute each).

@@ -27,6 +27,11 @@ export type SmtpCapture = {
   messages(to?: string): Mail[];
   /** The first mail to `to` that matches, waiting for it to arrive (rejects after timeoutMs). */
   waitForMail(to: string, predicate?: (mail: Mail) => boolean, timeoutMs?: number): Promise<Mail>;
+  /**
+   * While on, a new connection is accepted and then never greeted (a stuck server); the
+   * connections held so far are closed when it is turned off.
+   */
+  setStalled(stalled: boolean): void;
   close(): Promise<void>;
 };
 
@@ -38,6 +43,8 @@ export type SmtpCaptureOptions = {
    * then renamed, so a reader never sees half a file). Lets other processes read the mails.
    */
   mailDir?: string;
+  /** Each message is accepted only this long after its data has arrived (a slow mail server). */
+  delayMs?: number;
 };
 
 const norm = (s: string) => s.trim().toLowerCase();
@@ -46,6 +53,8 @@ export async function startSmtpCapture(opts: SmtpCaptureOptions = {}): Promise<S
   const mails: Mail[] = [];
   const waiters = new Set<() => void>();
   if (opts.mailDir) fs.mkdirSync(opts.mailDir, { recursive: true });
+  let stalled = false;
+  const held = new Set<(err?: Error) => void>();
 
   const server = new SMTPServer({
     authOptional: true,
@@ -53,12 +62,18 @@ export async function startSmtpCapture(opts: SmtpCaptureOptions = {}): Promise<S
     logger: false,
     banner: "test capture",
     size: 10 * 1024 * 1024,
+    onConnect(_session, callback) {
+      // The greeting is sent once this calls back: a stalled server never does.
+      if (stalled) held.add(callback);
+      else callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("error", callback);
       stream.on("end", async () => {
         try {
+          if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
           const parsed = await PostalMime.parse(Buffer.concat(chunks));
           const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
           for (const rcpt of session.envelope.rcptTo) {
@@ -120,7 +135,18 @@ export async function startSmtpCapture(opts: SmtpCaptureOptions = {}): Promise<S
         if (!check()) waiters.add(wake);
       });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    setStalled(on) {
+      stalled = on;
+      if (on) return;
+      const refused = Object.assign(new Error("Try again"), { responseCode: 421 });
+      for (const refuse of held) refuse(refused);
+      held.clear();
+    },
+    close: () => {
+      for (const refuse of held) refuse(new Error("closing"));
+      held.clear();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

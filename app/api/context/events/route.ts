@@ -5,5 +5,5 @@ import { ContextAppQuery } from "@/lib/context/schemas";
 // GET /api/context/events?appId={appId} - live status of the app's data sources (Server-Sent Events)
 export const GET = route(
   { auth: "builder", query: ContextAppQuery, app: "edit", summary: "Live status of an app's data sources" },
-  ({ app, req }) => contextStatusEvents(app, req),
+  ({ app, session, req }) => contextStatusEvents(app, session.account!.accountId, req),
 );
