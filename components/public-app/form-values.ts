@@ -1,4 +1,4 @@
-import type { AppContent, CustomField } from "@/lib/apps/schemas";
+import type { PublicContent, PublicField } from "@/lib/apps/public-content";
 import { RESERVED_FIELD_NAME } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -14,7 +14,7 @@ export type FormValues = Record<string, string | string[]>;
 /** An input field with something wrong, and what to tell the user. */
 export type FieldError = { name: string; message: string };
 
-export type FormFields = Pick<AppContent, "fields" | "isInputHidden">;
+export type FormFields = Pick<PublicContent, "fields" | "isInputHidden">;
 
 /** The empty form: the main input (unless hidden) and every field. */
 export function emptyValues(content: FormFields): FormValues {
@@ -24,13 +24,13 @@ export function emptyValues(content: FormFields): FormValues {
   return values;
 }
 
-const labelOf = (f: Pick<CustomField, "label" | "name">) => f.label || f.name;
+const labelOf = (f: Pick<PublicField, "label" | "name">) => f.label || f.name;
 
 const isBlank = (v: string | string[] | undefined) =>
   v === undefined || (Array.isArray(v) ? v.length === 0 : v.trim() === "");
 
 /** The first field of `fields` that the server would refuse, with its message; null when all pass. */
-export function checkFields(fields: readonly CustomField[], values: FormValues): FieldError | null {
+export function checkFields(fields: readonly PublicField[], values: FormValues): FieldError | null {
   for (const f of fields) {
     const v = values[f.name];
     if (f.required && isBlank(v)) {
@@ -65,7 +65,7 @@ export function toRunInputs(content: FormFields, values: FormValues): Record<str
 }
 
 /** A remembered value as the field's control holds it; null when it does not fit the field. */
-function asControlValue(field: CustomField, value: RunInputValue | undefined): string | string[] | null {
+function asControlValue(field: PublicField, value: RunInputValue | undefined): string | string[] | null {
   if (value === null || value === undefined) return null;
   if (field.type === "multiselect") {
     const list = Array.isArray(value) ? value : [String(value)];
@@ -86,7 +86,7 @@ function asControlValue(field: CustomField, value: RunInputValue | undefined): s
  * Only empty fields are filled: what the user has typed meanwhile wins.
  */
 export function prefill(
-  fields: readonly CustomField[],
+  fields: readonly PublicField[],
   values: FormValues,
   from: { email?: string | null; memories?: Record<string, RunInputValue> },
 ): { values: FormValues; filled: string[] } {
@@ -105,5 +105,5 @@ export function prefill(
 }
 
 /** Whether this form has fields whose answers the app remembers for its signed-in users. */
-export const hasMemorizeFields = (fields: readonly CustomField[]) =>
+export const hasMemorizeFields = (fields: readonly PublicField[]) =>
   fields.some((f) => f.memorize && f.type !== "photo");

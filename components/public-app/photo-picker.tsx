@@ -4,8 +4,8 @@ import { CameraIcon, ImageIcon, ImageUpIcon, Trash2Icon, XIcon } from "lucide-re
 import * as React from "react";
 import { UploadProgress } from "@/components/editor/data-sources/file-drop";
 import { UploadError } from "@/components/uploads/upload-image";
+import type { PublicField } from "@/lib/apps/public-content";
 import { safeImageSrc } from "@/lib/apps/safe-link";
-import type { CustomField } from "@/lib/apps/schemas";
 import { IMAGE_MAX_BYTES } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -27,7 +27,7 @@ const buttonClass =
 const MAX_SIZE = `${IMAGE_MAX_BYTES / 1_000_000} MB`;
 
 export type PhotoPickerProps = {
-  field: CustomField;
+  field: PublicField;
   /** The control id: the main button's; the hint and error ids are made from it. */
   id: string;
   /** The field's label, as the form shows labels (with a required field's star). */

@@ -2,8 +2,9 @@
 
 import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, LoaderCircleIcon } from "lucide-react";
 import * as React from "react";
+import type { PublicContent, PublicField } from "@/lib/apps/public-content";
 import { safeImageSrc } from "@/lib/apps/safe-link";
-import type { AppContent, CustomField, InputStep } from "@/lib/apps/schemas";
+import type { InputStep } from "@/lib/apps/schemas";
 import { RESERVED_FIELD_NAME, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -22,7 +23,7 @@ import type { PhotoTarget } from "./upload-run-photo";
 // chosen, and a run waits for an upload under way.
 
 export type FormContent = Pick<
-  AppContent,
+  PublicContent,
   | "fields"
   | "isMultiStepInput"
   | "inputSteps"
@@ -40,7 +41,7 @@ const chipClass =
   "inline-flex min-h-9 cursor-pointer items-center gap-2 rounded-full border border-border bg-muted px-3 py-1.5 text-sm text-foreground transition-colors hover:bg-accent has-[:checked]:border-foreground has-[:checked]:bg-foreground has-[:checked]:text-background has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring";
 
 /** The steps as shown: fields of an unknown or missing step go to the first one. */
-function groupBySteps(steps: readonly InputStep[], fields: readonly CustomField[]) {
+function groupBySteps(steps: readonly InputStep[], fields: readonly PublicField[]) {
   const known = new Set(steps.map((s) => s.id));
   return steps.map((step, i) => ({
     step,
@@ -377,7 +378,7 @@ function FieldMessage({ id, children }: { id: string; children: React.ReactNode 
 }
 
 /** A field's label text, with the star of a required field. */
-function LabelText({ field }: { field: CustomField }) {
+function LabelText({ field }: { field: PublicField }) {
   return (
     <>
       {field.label || field.name}
@@ -397,7 +398,7 @@ function OptionIcon({ src }: { src: string | null }) {
 }
 
 type ControlProps = {
-  field: CustomField;
+  field: PublicField;
   id: string;
   value: string | string[] | undefined;
   onChange: (value: string | string[]) => void;
@@ -501,7 +502,7 @@ function OptionSelect({
   placeholder: _placeholder,
   ...rest
 }: React.ComponentProps<"select"> & {
-  field: CustomField;
+  field: PublicField;
   firstDisabled?: boolean;
   maxLength?: number;
   placeholder?: string;

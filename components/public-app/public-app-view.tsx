@@ -1,7 +1,8 @@
 import { ArrowLeftIcon, TriangleAlertIcon } from "lucide-react";
 import type * as React from "react";
+import type { PublicContent, PublicStyle } from "@/lib/apps/public-content";
 import { safeHref, safeImageSrc } from "@/lib/apps/safe-link";
-import type { AppContent, AppStyle, AppType, ToolContent } from "@/lib/apps/schemas";
+import type { AppType } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
@@ -23,9 +24,12 @@ export type PublicAppTool = { title: string; path: string; imageUrl: string | nu
 export type PublicAppViewProps = {
   appId: string;
   appType: AppType;
-  /** The app's content, or the tool's on a tool page of a generated app. */
-  content: AppContent | ToolContent;
-  style: AppStyle;
+  /**
+   * The app's content, or the tool's on a tool page of a generated app: on live pages only its
+   * public part (publicContentOf), in the editor's preview the builder's unsaved content.
+   */
+  content: PublicContent;
+  style: PublicStyle;
   /** The style's hideBuildAI, else the owner's plan default (the server decides). */
   watermarkHidden: boolean;
   /** The active tools of a generated app, for its main page. */
@@ -347,7 +351,7 @@ function CallToAction({
   panel,
   buttonStyle,
 }: {
-  content: Pick<AppContent, "ctaMessage" | "ctaButton" | "ctaLink">;
+  content: Pick<PublicContent, "ctaMessage" | "ctaButton" | "ctaLink">;
   mode: "live" | "preview";
   color: string;
   panel?: React.CSSProperties;

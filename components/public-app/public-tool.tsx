@@ -4,7 +4,7 @@ import { usePathname } from "next/navigation";
 import * as React from "react";
 import { toast } from "sonner";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
-import type { AppContent } from "@/lib/apps/schemas";
+import type { PublicContent } from "@/lib/apps/public-content";
 import { RESERVED_FIELD_NAME } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import type { MemoriesResponse } from "@/lib/runs/schemas";
@@ -27,7 +27,7 @@ import { useToolRun } from "./use-tool-run";
 // the app remembers of their earlier answers (memorize fields), which they can make it forget.
 // In the editor's preview pane nothing runs: the content there is not saved yet.
 
-type ToolContent = FormContent & Pick<AppContent, "resultsLayout" | "welcomeMessage">;
+type ToolContent = FormContent & Pick<PublicContent, "resultsLayout" | "welcomeMessage">;
 
 /** What a live page knows for running its tool. */
 export type PublicRunConfig = {

@@ -6,11 +6,12 @@ import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
 import { canEditApp, isUuid } from "./access";
 import { loadSettings, loadStyle, ownerCapabilities } from "./editor-app";
-import { AppContent, type AppSettings, type AppStyle, TOOL_PATH, ToolContent } from "./schemas";
+import { type PublicContent, type PublicStyle, publicContentOf, publicStyleOf } from "./public-content";
+import { AppContent, type AppSettings, TOOL_PATH, ToolContent } from "./schemas";
 import { requirePublishedApp } from "./tenant";
 
 // What the public pages show (/app/{appId}, /app/{appId}/tool/{toolPath}, /tool/{path}): the
-// saved content, style and tools of an app, read on the server. Visitors see published apps and
+// public part of an app's saved content, style and tools (public-content.ts), read on the server. Visitors see published apps and
 // their active tools; the app's builder (its owner, or an admin) also sees drafts, marked as such.
 // Anybody else gets null, which the pages turn into the same 404 as for an id that does not exist.
 
@@ -26,15 +27,18 @@ export async function publishedAppOr404(appId: string): Promise<App> {
 
 export type PublicTool = { title: string; path: string; imageUrl: string | null };
 
-/** One public page: what PublicAppView draws, plus what the page around it needs. */
+/**
+ * One public page: what PublicAppView draws, plus what the page around it needs. All of it goes
+ * to the browser, for the builder and for everybody else, so it holds nothing the page does not show.
+ */
 export type PublicPage = {
   appId: string;
   appType: App["type"];
   /** The app's header (its name), also on a tool page. */
   appHeader: string;
-  /** The app's content, or the tool's on a tool page. */
-  content: AppContent | ToolContent;
-  style: AppStyle;
+  /** The public part of the app's content, or of the tool's on a tool page. */
+  content: PublicContent;
+  style: PublicStyle;
   watermarkHidden: boolean;
   /** A generated app's main page: its active tools, in the builder's order. */
   tools?: PublicTool[];
@@ -77,8 +81,8 @@ async function pageOf(app: App, tool: Tool | null): Promise<PublicPage> {
     appId: app.id,
     appType: app.type,
     appHeader: appContent.header,
-    content,
-    style: style.appStyle,
+    content: publicContentOf(content),
+    style: publicStyleOf(style.appStyle),
     watermarkHidden: style.appStyle.hideBuildAI ?? owner.caps.hideWatermarkByDefault,
     // The main page lists what visitors can open, for the builder too: it is their page as published.
     tools:

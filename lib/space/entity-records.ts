@@ -1,5 +1,4 @@
 import "server-only";
-import Papa from "papaparse";
 import { z } from "zod";
 import {
   countEntityRecords,
@@ -17,6 +16,7 @@ import {
   ENTITY_RECORDS_PAGE_MAX,
   ENTITY_RECORDS_PER_ACTION_MAX,
 } from "@/lib/constants";
+import { toCsv } from "@/lib/format/csv";
 import { messages } from "@/lib/messages";
 import { assertSpaceApp, currentTree } from "./commit";
 import { type EntityView, entityView } from "./entities";
@@ -101,7 +101,8 @@ export async function removeRecord(app: App, name: string, recordId: string): Pr
 /**
  * {entity}_export_{date}.csv (spec 2 §8): a column per field of the schema, then any other key the
  * records hold, and last 'Entity ID'; newest first. Objects and lists are written as JSON. Cells
- * that a spreadsheet would run as a formula (=, +, -, @ first) are escaped.
+ * that a spreadsheet would run as a formula (=, +, -, @, tab or CR first, whatever lines follow) are
+ * escaped (lib/format/csv.ts).
  */
 export async function exportRecordsCsv(app: App, name: string): Promise<Response> {
   const entity = await entityOf(app, name);
@@ -111,12 +112,9 @@ export async function exportRecordsCsv(app: App, name: string): Promise<Response
   const columns = [...fields, ...extra];
   const cell = (v: unknown) =>
     v === undefined || v === null ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
-  const csv = Papa.unparse(
-    {
-      fields: [...columns, messages.databaseExportIdColumn],
-      data: rows.map((r) => [...columns.map((c) => cell(r.data[c])), r.id]),
-    },
-    { escapeFormulae: true },
+  const csv = toCsv(
+    [...columns, messages.databaseExportIdColumn],
+    rows.map((r) => [...columns.map((c) => cell(r.data[c])), r.id]),
   );
   const date = new Date().toISOString().slice(0, 10);
   return new Response(csv, {

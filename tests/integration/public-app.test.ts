@@ -109,8 +109,9 @@ describe("public app pages: who sees what", () => {
     const page = await loadPublicApp(app.id, null);
     expect(page?.title).toBe("Old Name");
     expect(page?.content.header).toBe("Old Name");
-    // No style saved yet: the light preset's defaults.
-    expect(page?.style).toEqual(AppStyle.parse(presetStyle("light")));
+    // No style saved yet: the light preset's defaults (the watermark's switch is decided apart).
+    const { hideBuildAI: _, ...light } = AppStyle.parse(presetStyle("light"));
+    expect(page?.style).toEqual(light);
   });
 });
 
@@ -217,5 +218,67 @@ describe("/tool/{path}", () => {
     expect(await loadPublicToolByPath(path.toUpperCase())).toMatchObject({ appId: first.id, draft: false });
     expect(await loadPublicToolByPath(uniquePath("missing"))).toBeNull();
     expect(await loadPublicToolByPath("bad path")).toBeNull();
+  });
+});
+
+describe("what a public page holds", () => {
+  it("holds none of the hidden settings of an app or a tool, whoever looks: only what the page shows", async () => {
+    const SECRET = `hidden${crypto.randomUUID().slice(0, 8)}`;
+    const field = {
+      name: "topic",
+      label: "Topic",
+      type: "select",
+      required: true,
+      personal: true,
+      instructions: `${SECRET}-field`,
+      filterCondition: "include",
+      options: [{ label: "Calm", iconUrl: null }],
+      placeholder: "Pick one",
+    };
+    const hidden = {
+      description: "Visible",
+      fields: [field],
+      gptPrompt: `${SECRET}-prompt`,
+      blocks: [{ type: "instructions", text: `${SECRET}-block` }],
+      background: `${SECRET}-background`,
+    };
+    const owner = await createBuilder();
+    const single = await insertApp({
+      ownerAccountId: owner.account.accountId,
+      status: "active",
+      header: "Single",
+      content: { ...hidden, header: "Single", features: [`${SECRET}-f`], chatSettings: { a: `${SECRET}-c` } },
+    });
+    await writeAppStyleAt(single.id, 0, AppStyle.parse({ hideBuildAI: true }));
+    const hub = await generatedApp(owner.account.accountId);
+    const path = uniquePath("secret");
+    const tool = await insertTool({ appId: hub.id, title: "T", path, position: 0, content: hidden });
+    await updateToolAt(hub.id, tool.id, tool.revision, { status: "active" });
+
+    const admin = await sessionOf((await createBuilder({ isAdmin: true })).token);
+    for (const session of [null, await sessionOf((await createEndUser(single.id)).token), admin]) {
+      const pages = [
+        await loadPublicApp(single.id, session),
+        await loadPublicAppTool(hub.id, path, session),
+        await loadPublicToolByPath(path),
+      ];
+      for (const page of pages) {
+        expect(page?.content.description).toBe("Visible");
+        expect(page?.content.fields).toEqual([
+          {
+            name: "topic",
+            label: "Topic",
+            type: "select",
+            required: true,
+            memorize: false,
+            stepId: null,
+            options: [{ label: "Calm", iconUrl: null }],
+            placeholder: "Pick one",
+          },
+        ]);
+        expect(JSON.stringify(page)).not.toContain(SECRET);
+        expect(page?.style).not.toHaveProperty("hideBuildAI");
+      }
+    }
   });
 });

@@ -133,6 +133,9 @@ export type SeedField = {
   required?: boolean;
   personal?: boolean;
   memorize?: boolean;
+  /** What the model is told about the field: the builder's, never shown to visitors. */
+  instructions?: string;
+  filterCondition?: "none" | "include" | "exclude";
 };
 
 export type SeedApp = {
@@ -154,9 +157,9 @@ const withFieldDefaults = (f: SeedField) => ({
   personal: f.personal ?? false,
   memorize: f.memorize ?? false,
   stepId: null,
-  instructions: "",
+  instructions: f.instructions ?? "",
   options: (f.options ?? []).map((o) => ({ iconUrl: null, ...o })),
-  filterCondition: "none",
+  filterCondition: f.filterCondition ?? "none",
   placeholder: "",
   name: f.name,
 });
@@ -194,10 +197,12 @@ export async function createTool(
   tool: { title?: string; path: string; status?: "active" | "draft"; content?: Record<string, unknown> },
 ): Promise<{ toolId: string; path: string }> {
   const title = tool.title ?? "";
+  const content: Record<string, unknown> = { ...tool.content, header: title };
+  if (Array.isArray(content.fields)) content.fields = (content.fields as SeedField[]).map(withFieldDefaults);
   const [row] = await sql<{ id: string }>(
     `INSERT INTO tools (app_id, title, path, status, position, content)
      VALUES ($1, $2, $3, $4, (SELECT count(*) FROM tools WHERE app_id = $1), $5) RETURNING id`,
-    [appId, title, tool.path, tool.status ?? "draft", JSON.stringify({ ...tool.content, header: title })],
+    [appId, title, tool.path, tool.status ?? "draft", JSON.stringify(content)],
   );
   return { toolId: row!.id, path: tool.path };
 }
