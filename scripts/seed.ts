@@ -1,3 +1,4 @@
+import "./load-env";
 import { and, eq } from "drizzle-orm";
 import { closeDb, db } from "../db/client";
 import { insertAccountIfMissing } from "../db/queries/accounts";
@@ -5,7 +6,7 @@ import { insertApp } from "../db/queries/apps";
 import { findUserByEmail, insertUser } from "../db/queries/users";
 import { accounts, apps } from "../db/schema";
 import { hashPassword } from "../lib/auth/password";
-import { ensureAuthSecret, ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+import { ensureAuthSecret, ensureDatabaseUrl } from "./prepare-env";
 import { seedDemoRuns } from "./seed-analytics";
 import { seedDemoApps } from "./seed-apps";
 import { seedDemoDataSources } from "./seed-data-sources";
@@ -30,7 +31,6 @@ async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string
 }
 
 async function main() {
-  loadDotEnv();
   ensureAuthSecret();
   const local = await ensureDatabaseUrl();
   const admin = await seedBuilder("admin@example.com", { isAdmin: true, plan: "moon" });
