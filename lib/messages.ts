@@ -982,7 +982,7 @@ export const messages = {
 
   // Without payments (Stripe not set up) an operator changes plans: the admin page and command
   plansByAdministrator:
-    "Payments are off on this server: an administrator can change your plan (admin page or `npm run admin`).",
+    "Payments are not set up on this server, so plans can't be bought here. An administrator can change your plan.",
   plansByAdministratorLink: "Change plans on the admin page",
   adminBuildersTitle: "Builders",
   adminBuildersDescription: "Set a builder's plan and admin rights. No payment is involved.",
@@ -990,6 +990,7 @@ export const messages = {
   adminBuildersSearch: "Search by email",
   adminBuildersEmpty: "No builder matches this search.",
   adminBuildersLoadFailed: "Couldn't load the builders, try again",
+  adminBuildersLoading: "Loading builders...",
   adminBuildersEmail: "Email",
   adminBuildersPlan: "Plan",
   adminBuildersIsAdmin: "Admin",

@@ -12,7 +12,7 @@ import { seedDemoApps } from "./seed-apps";
 import { seedDemoDataSources } from "./seed-data-sources";
 import { seedSpaceConversation } from "./seed-space";
 
-// npm run db:seed - local demo data: an admin builder, a lite builder, the Demo App with three
+// npm run db:seed - local demo data: an admin builder (who can open /admin/builders), a lite builder, the Demo App with three
 // data sources (scripts/seed-data-sources.ts), and one app of each kind with every panel filled
 // (scripts/seed-apps.ts); demo runs for analytics (scripts/seed-analytics.ts).
 export const SEED_PASSWORD = "builder-demo-2026";
@@ -49,6 +49,10 @@ async function main() {
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
   );
   for (const line of demos) console.log(`  ${line}`);
+  // Without Stripe plans change by hand: admin@example.com opens the admin page.
+  console.log(
+    "  Plans without payments: /admin/builders (as admin@example.com), or npm run admin -- set-plan lite@example.com explorer",
+  );
   await closeDb();
   await local?.stop();
 }

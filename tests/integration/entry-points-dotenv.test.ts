@@ -76,6 +76,7 @@ function startEntry(
         PATH: process.env.PATH ?? "",
         HOME: os.tmpdir(),
         TSX_TSCONFIG_PATH: path.join(ROOT, "tsconfig.json"),
+        NODE_ENV: "development",
         ...extraEnv,
       },
     },
