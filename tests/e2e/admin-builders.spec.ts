@@ -115,4 +115,6 @@ test("with payments off, an admin's upgrade dialog links to the admin page", asy
   await expectNoA11yViolations(page, "upgrade dialog, payments off", '[role="dialog"]');
   await dialog.getByRole("link", { name: messages.plansByAdministratorLink }).click();
   await expect(new AdminBuildersPage(page).heading).toBeVisible();
+  // The dialog does not follow to the admin page.
+  await expect(dialog).toBeHidden();
 });
