@@ -51,6 +51,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await admins.adminSwitchOf(target.email).click();
     await expect(admins.adminSwitchOf(target.email)).toBeChecked();
     await expect.poll(async () => (await accountOf(target.accountId!)).is_admin).toBe(true);
+    await page.screenshot({ path: `.data/screens/admin-builders-${colorScheme}.png` });
 
     // Their own admin switch cannot be turned off (no lock-out).
     await admins.search.fill(admin.email);
@@ -62,6 +63,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await expect(admins.rows).toHaveCount(1);
     await expect(admins.planOf(target.email)).toHaveText("Monetizer");
     await expectNoHorizontalScroll(page, "/admin/builders at 375 px");
+    await page.screenshot({ path: `.data/screens/admin-builders-375-${colorScheme}.png` });
     await expectNoA11yViolations(page, `/admin/builders at 375 px (${colorScheme})`);
   });
 }
@@ -77,6 +79,7 @@ test("a builder who is not an admin is told the page is for administrators, and 
   await expect(admins.adminOnly).toBeVisible();
   await expect(admins.rows).toHaveCount(0);
   await expect(admins.search).toHaveCount(0);
+  await page.screenshot({ path: ".data/screens/admin-builders-not-admin.png" });
   await expectNoA11yViolations(page, "/admin/builders as a builder");
 });
 
@@ -95,13 +98,14 @@ test("with payments off, the upgrade dialog says an administrator changes plans"
   await logInAsBuilder(page, builder);
   await page.goto("/home?goto=upgrade_app_plan");
   const dialog = page.getByRole("dialog", { name: messages.upgradeDialogTitle });
-  await expect(dialog.locator('li[data-plan="explorer"]')).toBeVisible();
+  // The cards load when the dialog opens: seconds on a busy machine.
+  await expect(dialog.locator('li[data-plan="explorer"]')).toBeVisible({ timeout: 30_000 });
   // Payments on (this server): no such note.
   await expect(dialog.getByText(messages.plansByAdministrator)).toHaveCount(0);
 
   await paymentsOff(page);
   await page.goto("/home?goto=upgrade_app_plan");
-  await expect(dialog.getByText(messages.plansByAdministrator)).toBeVisible();
+  await expect(dialog.getByText(messages.plansByAdministrator)).toBeVisible({ timeout: 30_000 });
   await expect(dialog.getByRole("link", { name: messages.plansByAdministratorLink })).toHaveCount(0);
 });
 
@@ -111,8 +115,9 @@ test("with payments off, an admin's upgrade dialog links to the admin page", asy
   await paymentsOff(page);
   await page.goto("/home?goto=upgrade_app_plan");
   const dialog = page.getByRole("dialog", { name: messages.upgradeDialogTitle });
-  await expect(dialog.getByText(messages.plansByAdministrator)).toBeVisible();
+  await expect(dialog.getByText(messages.plansByAdministrator)).toBeVisible({ timeout: 30_000 });
   await expectNoA11yViolations(page, "upgrade dialog, payments off", '[role="dialog"]');
+  await page.screenshot({ path: ".data/screens/upgrade-dialog-payments-off.png" });
   await dialog.getByRole("link", { name: messages.plansByAdministratorLink }).click();
   await expect(new AdminBuildersPage(page).heading).toBeVisible();
   // The dialog does not follow to the admin page.
