@@ -22,7 +22,7 @@ function nextWithNonce(req: NextRequest, csp: string): NextResponse {
 }
 
 // claim: an invitation link is taken up by a signed-in builder, so a visitor logs in first.
-const BUILDER_PAGES = /^\/(home|build|analytics|settings|joinplan|claim)(\/|$)/;
+const BUILDER_PAGES = /^\/(home|build|analytics|settings|joinplan|claim|admin)(\/|$)/;
 
 async function builderRedirect(req: NextRequest): Promise<NextResponse | null> {
   const { pathname, search } = req.nextUrl;

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { RUN_STALE_MS, RUN_TIMEOUT_MS, SSE_MAX_LIFETIME_MS } from "./constants";
 
-// Every environment variable the app reads, validated once. A missing or malformed
+// Every environment variable the app reads, validated once. .env is already in process.env by
+// then: the commands of package.json load it first (scripts/load-env.ts), the Next server loads
+// it itself; the tests set their own environment and never read a developer's .env. A missing or malformed
 // variable fails with its name, never with an undefined deep in a request.
 const Env = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),

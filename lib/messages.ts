@@ -983,6 +983,31 @@ export const messages = {
   upgradeReasonToolsPerApp: "You've reached your plan's limit of tools per app. Upgrade to add more.",
   upgradeReasonCustomFields: "You've reached your plan's limit of input fields. Upgrade to add more.",
 
+  // Without payments (Stripe not set up) an operator changes plans: the admin page and command
+  plansByAdministrator:
+    "Payments are not set up on this server, so plans can't be bought here. An administrator can change your plan.",
+  plansByAdministratorLink: "Change plans on the admin page",
+  adminBuildersTitle: "Builders",
+  adminBuildersDescription: "Set a builder's plan and admin rights. No payment is involved.",
+  adminBuildersNav: "Builders",
+  adminBuildersSearch: "Search by email",
+  adminBuildersEmpty: "No builder matches this search.",
+  adminBuildersLoadFailed: "Couldn't load the builders, try again",
+  adminBuildersLoading: "Loading builders...",
+  adminBuildersEmail: "Email",
+  adminBuildersPlan: "Plan",
+  adminBuildersIsAdmin: "Admin",
+  adminBuildersPlanOf: "Plan of {email}",
+  adminBuildersAdminOf: "Admin rights of {email}",
+  adminBuildersSaved: "{email}: saved",
+  adminBuildersMore: "Showing the first {n}; search to narrow the list.",
+  adminOnlyTitle: "Administrators only",
+  adminOnlyText: "This page is for administrators of this server.",
+  adminUnknownPlan: "This plan does not exist",
+  adminBuilderNotFound: "No builder account with this email",
+  adminCannotDemoteSelf:
+    "You cannot remove your own admin rights here; another administrator or `npm run admin` can",
+
   // Payments: checkout and Stripe webhooks (our own wording; the spec says only "external checkout")
   paymentsNotConfigured: "Payments are not configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET",
   planPriceNotConfigured: "Payments for {plan} ({interval}) are not configured: set {variable}",

@@ -1,3 +1,4 @@
+import "./load-env";
 import { demoResponder, startOpenAiServer } from "../tests/support/openai-server";
 
 // npm run ai:dev - a local stand-in for a model provider, speaking the OpenAI-compatible API

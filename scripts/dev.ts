@@ -1,9 +1,9 @@
+import "./load-env";
 import { spawn } from "node:child_process";
-import { ensureAuthSecret, ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+import { ensureAuthSecret, ensureDatabaseUrl } from "./prepare-env";
 
 // npm run dev - database, secret, migrations, then `next dev`.
 async function main() {
-  loadDotEnv();
   ensureAuthSecret();
   const local = await ensureDatabaseUrl();
   const port = process.env.PORT ?? "3000";

@@ -1,8 +1,8 @@
-import { ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+import "./load-env";
+import { ensureDatabaseUrl } from "./prepare-env";
 
 // npm run db:migrate - applies committed migrations (starting the embedded database if needed).
 async function main() {
-  loadDotEnv();
   const local = await ensureDatabaseUrl();
   console.log("Migrations applied.");
   await local?.stop();

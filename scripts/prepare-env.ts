@@ -1,3 +1,4 @@
+import "./load-env";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -5,7 +6,6 @@ import { migrateDatabase } from "../db/migrate";
 import { ensureDatabase, type LocalDb, startLocalPostgres } from "./local-db";
 
 export const DATA_DIR = path.resolve(".data");
-const DEV_DB_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
 
 // AUTH_SECRET: taken from the environment, else generated once into .data/auth-secret.
 export function ensureAuthSecret(): void {
@@ -22,7 +22,7 @@ export function ensureAuthSecret(): void {
 export async function ensureDatabaseUrl(): Promise<LocalDb | undefined> {
   let local: LocalDb | undefined;
   if (!process.env.DATABASE_URL) {
-    local = await startLocalPostgres(path.join(DATA_DIR, "postgres"), DEV_DB_PORT);
+    local = await startLocalPostgres(path.join(DATA_DIR, "postgres"), embeddedPgPort());
     await ensureDatabase(local.adminUrl, "builder");
     process.env.DATABASE_URL = local.urlFor("builder");
     console.log(`Embedded PostgreSQL ready: ${process.env.DATABASE_URL}`);
@@ -31,8 +31,7 @@ export async function ensureDatabaseUrl(): Promise<LocalDb | undefined> {
   return local;
 }
 
-/** Loads .env if present, without overriding the real environment. */
-export function loadDotEnv(): void {
-  const file = path.resolve(".env");
-  if (fs.existsSync(file)) process.loadEnvFile(file);
+// Read when asked, never as the module loads: whoever imports this file may set it first.
+function embeddedPgPort(): number {
+  return Number(process.env.EMBEDDED_PG_PORT ?? 54329);
 }

@@ -1,3 +1,4 @@
+import "./load-env";
 import { and, eq } from "drizzle-orm";
 import { closeDb, db } from "../db/client";
 import { insertAccountIfMissing } from "../db/queries/accounts";
@@ -5,13 +6,13 @@ import { insertApp } from "../db/queries/apps";
 import { findUserByEmail, insertUser } from "../db/queries/users";
 import { accounts, apps } from "../db/schema";
 import { hashPassword } from "../lib/auth/password";
-import { ensureAuthSecret, ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+import { ensureAuthSecret, ensureDatabaseUrl } from "./prepare-env";
 import { seedDemoRuns } from "./seed-analytics";
 import { seedDemoApps } from "./seed-apps";
 import { seedDemoDataSources } from "./seed-data-sources";
 import { seedSpaceConversation } from "./seed-space";
 
-// npm run db:seed - local demo data: an admin builder, a lite builder, the Demo App with three
+// npm run db:seed - local demo data: an admin builder (who can open /admin/builders), a lite builder, the Demo App with three
 // data sources (scripts/seed-data-sources.ts), and one app of each kind with every panel filled
 // (scripts/seed-apps.ts); demo runs for analytics (scripts/seed-analytics.ts).
 export const SEED_PASSWORD = "builder-demo-2026";
@@ -30,7 +31,6 @@ async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string
 }
 
 async function main() {
-  loadDotEnv();
   ensureAuthSecret();
   const local = await ensureDatabaseUrl();
   const admin = await seedBuilder("admin@example.com", { isAdmin: true, plan: "moon" });
@@ -49,6 +49,10 @@ async function main() {
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
   );
   for (const line of demos) console.log(`  ${line}`);
+  // Without Stripe plans change by hand: admin@example.com opens the admin page.
+  console.log(
+    "  Plans without payments: /admin/builders (as admin@example.com), or npm run admin -- set-plan lite@example.com explorer",
+  );
   await closeDb();
   await local?.stop();
 }

@@ -1,3 +1,4 @@
+import "./load-env";
 import http from "node:http";
 import next from "next";
 import { tagPeer } from "../lib/security/client-ip";

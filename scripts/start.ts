@@ -1,10 +1,10 @@
+import "./load-env";
 import { spawn } from "node:child_process";
-import { ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+import { ensureDatabaseUrl } from "./prepare-env";
 
 // npm start - production server (after `npm run build`). AUTH_SECRET and APP_URL must be set;
 // without DATABASE_URL it still uses the embedded PostgreSQL, which suits a single machine.
 async function main() {
-  loadDotEnv();
   if (!process.env.AUTH_SECRET) {
     console.error(
       "AUTH_SECRET is required in production: set it to 32+ random characters (see .env.example).",

@@ -1,11 +1,11 @@
-import { ensureDatabaseUrl, loadDotEnv } from "./prepare-env";
+import "./load-env";
+import { ensureDatabaseUrl } from "./prepare-env";
 
 // npm run worker - the job worker as its own process (mails of the sign-in flows, pruning), for
 // deployments that run the web servers with WORKER=external. Any number may run at once.
 // npm runs it with `--conditions=react-server`, as Next runs server code: the app's server-only
 // modules refuse to load anywhere else.
 async function main() {
-  loadDotEnv();
   const local = await ensureDatabaseUrl();
   const { startWorker, stopWorker } = await import("../lib/jobs/worker");
   await startWorker();

@@ -31,6 +31,11 @@ function Host() {
     if (requested) openUpgradeDialog();
   }, [requested]);
 
+  // A link in the dialog (the admin page, when payments are off) leaves the page: the dialog
+  // does not follow to the next one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the path changes.
+  useEffect(() => closeUpgradeDialog, [pathname]);
+
   const onOpenChange = (open: boolean) => {
     if (open) return;
     closeUpgradeDialog();

@@ -6,6 +6,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { messages } from "@/lib/messages";
 import { recommendedPlanFor, type UpgradeReason, upgradeReasonMessage } from "@/lib/plans/upgrade-reasons";
 import { type ChoosePlan, PlanPicker } from "./plan-picker";
+import { PlansByAdministrator } from "./plans-by-administrator";
 import { usePlanData } from "./use-plan-data";
 
 export type UpgradeDialogProps = {
@@ -41,6 +42,9 @@ export function UpgradeDialog({ open, onOpenChange, reason, planId, appId, onCho
               {messages.retry}
             </Button>
           </div>
+        )}
+        {data.status === "ready" && !data.paymentsConfigured && (
+          <PlansByAdministrator isAdmin={data.isAdmin} />
         )}
         {data.status === "ready" && (
           <PlanPicker

@@ -9,9 +9,16 @@ import { PaidPlansResponse, type PlanCard } from "@/lib/plans/schemas";
 export type PlanData =
   | { status: "loading" }
   | { status: "error"; message: string; retry: () => void }
-  | { status: "ready"; plans: PlanCard[]; accountPlan: string | null };
+  | {
+      status: "ready";
+      plans: PlanCard[];
+      accountPlan: string | null;
+      /** Without payments the dialog says an administrator changes plans (and links admins there). */
+      paymentsConfigured: boolean;
+      isAdmin: boolean;
+    };
 
-const CurrentAccount = z.object({ plan: z.string() });
+const CurrentAccount = z.object({ plan: z.string(), isAdmin: z.boolean() });
 
 /**
  * The plan cards (GET /api/app/paidPlans) and the account's plan (GET
@@ -29,13 +36,20 @@ export function usePlanData(enabled: boolean, appId?: string): PlanData {
     setData({ status: "loading" });
     const query = appId ? `?appId=${encodeURIComponent(appId)}` : "";
     Promise.all([
-      apiFetch(`/api/app/paidPlans${query}`).then((answer) => PaidPlansResponse.parse(answer).plans),
+      apiFetch(`/api/app/paidPlans${query}`).then((answer) => PaidPlansResponse.parse(answer)),
       apiFetch("/api/live_api/account/current")
-        .then((answer) => CurrentAccount.parse(answer).plan)
+        .then((answer) => CurrentAccount.parse(answer))
         .catch(() => null),
     ]).then(
-      ([plans, accountPlan]) => {
-        if (live) setData({ status: "ready", plans, accountPlan });
+      ([{ plans, paymentsConfigured }, account]) => {
+        if (!live) return;
+        setData({
+          status: "ready",
+          plans,
+          paymentsConfigured,
+          accountPlan: account?.plan ?? null,
+          isAdmin: account?.isAdmin ?? false,
+        });
       },
       (err: unknown) => {
         if (!live) return;

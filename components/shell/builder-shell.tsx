@@ -1,6 +1,14 @@
 "use client";
 
-import { BlocksIcon, ChevronsUpDownIcon, GemIcon, HouseIcon, LogOutIcon, SettingsIcon } from "lucide-react";
+import {
+  BlocksIcon,
+  ChevronsUpDownIcon,
+  GemIcon,
+  HouseIcon,
+  LogOutIcon,
+  SettingsIcon,
+  UsersIcon,
+} from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type * as React from "react";
@@ -37,6 +45,10 @@ const navItems = [
   { href: "/settings", label: "Settings", icon: SettingsIcon },
   { href: "/joinplan", label: "Plans", icon: GemIcon },
 ] as const;
+/** Administrators also get the operator's page (plans and admin rights without payments). */
+const adminNavItems = [
+  { href: "/admin/builders", label: messages.adminBuildersNav, icon: UsersIcon },
+] as const;
 
 /** A nav item stays highlighted on its sub-pages too. */
 function isCurrent(pathname: string, href: string): boolean {
@@ -65,7 +77,7 @@ export function BuilderShell({ defaultOpen, user, header, children }: BuilderShe
           </SidebarMenu>
         </SidebarHeader>
         <SidebarContent>
-          <MainNav />
+          <MainNav isAdmin={user.isAdmin} />
         </SidebarContent>
         <SidebarFooter>
           <SidebarMenu>
@@ -112,13 +124,14 @@ function BrandLink() {
   );
 }
 
-function MainNav() {
+function MainNav({ isAdmin }: { isAdmin: boolean }) {
   const pathname = usePathname() ?? "";
   const closeSheet = useCloseSheet();
+  const items = isAdmin ? [...navItems, ...adminNavItems] : navItems;
   return (
     <nav aria-label={messages.mainNavigation}>
       <SidebarMenu>
-        {navItems.map(({ href, label, icon: Icon }) => {
+        {items.map(({ href, label, icon: Icon }) => {
           const current = isCurrent(pathname, href);
           return (
             <SidebarMenuItem key={href}>

@@ -11,6 +11,26 @@ export type ApiRoute = ApiRouteInfo & { load: () => Promise<object> };
 /** Every route module under app/api, but the document's own route. */
 export const apiRoutes: ApiRoute[] = [
   {
+    file: "app/api/admin/builders/[accountId]/route.ts",
+    path: "/api/admin/builders/{accountId}",
+    docs: {
+      PATCH: {
+        summary: "Set a builder's plan and/or admin flag, no payment",
+      },
+    },
+    load: () => import("@/app/api/admin/builders/[accountId]/route"),
+  },
+  {
+    file: "app/api/admin/builders/route.ts",
+    path: "/api/admin/builders",
+    docs: {
+      GET: {
+        summary: "Builder accounts (email, plan, admin flag), for administrators",
+      },
+    },
+    load: () => import("@/app/api/admin/builders/route"),
+  },
+  {
     file: "app/api/app/paidPlans/route.ts",
     path: "/api/app/paidPlans",
     docs: {

@@ -38,9 +38,11 @@ export function toPlanCard(plan: PlanDefinition, payments: PaymentConfig): PlanC
  */
 export function listPlanCards(opts: { appId?: string; payments?: PaymentConfig } = {}): {
   plans: PlanCard[];
+  paymentsConfigured: boolean;
 } {
   const payments = opts.payments ?? paymentConfig();
   return {
+    paymentsConfigured: payments.configured,
     plans: [...PLAN_CATALOGUE].sort((a, b) => a.rank - b.rank).map((plan) => toPlanCard(plan, payments)),
   };
 }

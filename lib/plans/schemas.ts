@@ -45,7 +45,11 @@ export type PlanCard = z.infer<typeof PlanCard>;
 
 /** GET /api/app/paidPlans?appId= */
 export const PaidPlansQuery = z.object({ appId: z.uuid().optional() });
-export const PaidPlansResponse = z.object({ plans: z.array(PlanCard) });
+export const PaidPlansResponse = z.object({
+  plans: z.array(PlanCard),
+  /** Stripe is set up; without it nothing can be bought and an administrator changes plans. */
+  paymentsConfigured: z.boolean(),
+});
 export type PaidPlansResponse = z.infer<typeof PaidPlansResponse>;
 
 /**

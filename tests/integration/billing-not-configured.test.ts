@@ -34,7 +34,9 @@ describe("payments without Stripe configured", () => {
     const { token } = await createBuilder();
     const res = await call(paidPlans.GET, { method: "GET", path: "/api/app/paidPlans", token });
     expect(res.status).toBe(200);
-    const { plans } = PaidPlansResponse.parse(res.json);
+    const { plans, paymentsConfigured } = PaidPlansResponse.parse(res.json);
+    // The upgrade dialog reads this to say an administrator changes plans instead.
+    expect(paymentsConfigured).toBe(false);
     const refused = await call(checkout.POST, {
       path: "/api/billing/checkout",
       token,

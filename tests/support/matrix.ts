@@ -430,6 +430,24 @@ export const rows: Row[] = [
     expect: { ...ownerOfAppA(409), builderA: 403 },
   },
   {
+    file: "app/api/admin/builders/route.ts",
+    method: "GET",
+    who: "admins",
+    request: () => ({ path: "/api/admin/builders?q=example.com" }),
+    expect: adminsOnly(),
+  },
+  {
+    file: "app/api/admin/builders/[accountId]/route.ts",
+    method: "PATCH",
+    who: "admins (builder B keeps the plan it has)",
+    request: (w) => ({
+      path: `/api/admin/builders/${w.actors.builderB.account.accountId}`,
+      params: { accountId: w.actors.builderB.account.accountId },
+      body: { plan: "lite" },
+    }),
+    expect: adminsOnly(),
+  },
+  {
     file: "app/api/apps/[appId]/settings/claimInvitation/route.ts",
     method: "GET",
     who: "admins (app A is not claimable: 400)",

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { PlanPicker } from "@/components/plans/plan-picker";
+import { PlansByAdministrator } from "@/components/plans/plans-by-administrator";
 import { getPageSession } from "@/lib/auth/page-session";
 import { messages } from "@/lib/messages";
 import { listPlanCards } from "@/lib/plans/plan-cards";
@@ -13,7 +14,7 @@ export default async function JoinPlanPage({
   searchParams: Promise<{ plan?: string | string[] }>;
 }) {
   const session = await getPageSession();
-  const { plans } = listPlanCards();
+  const { plans, paymentsConfigured } = listPlanCards();
   const { plan } = await searchParams;
   const highlight = plans.find((p) => p.id === plan)?.id;
   return (
@@ -22,6 +23,7 @@ export default async function JoinPlanPage({
         <h1 className="text-2xl font-semibold tracking-tight">{messages.joinPlanTitle}</h1>
         <p className="text-sm text-muted-foreground">{messages.joinPlanDescription}</p>
       </div>
+      {!paymentsConfigured && <PlansByAdministrator isAdmin={session?.account?.isAdmin ?? false} />}
       <PlanPicker
         plans={plans}
         accountPlan={session?.account?.plan ?? null}

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { messages } from "@/lib/messages";
+import { PLAN_IDS } from "@/lib/plans/catalogue";
+
+// Shapes of the operator's builder routes (/api/admin/builders), shared with the admin page.
+
+export const ADMIN_BUILDERS_PAGE = 100;
+
+export const AdminPlanSchema = z.enum(PLAN_IDS, { error: messages.adminUnknownPlan });
+
+/** GET /api/admin/builders?q= */
+export const AdminBuildersQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(254)
+    // PostgreSQL refuses U+0000 in text: refused here, before it reaches the query.
+    .refine((s) => !s.includes("\u0000"), { error: messages.invalidInput })
+    .default(""),
+});
+
+export const AdminBuilder = z.object({
+  accountId: z.uuid(),
+  email: z.string(),
+  plan: z.string(),
+  isAdmin: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminBuilder = z.infer<typeof AdminBuilder>;
+
+export const AdminBuildersResponse = z.object({
+  builders: z.array(AdminBuilder),
+  /** More builders match than were listed (ADMIN_BUILDERS_PAGE). */
+  more: z.boolean(),
+});
+export type AdminBuildersResponse = z.infer<typeof AdminBuildersResponse>;
+
+export const AdminBuilderParams = z.object({ accountId: z.uuid() });
+
+/** PATCH /api/admin/builders/{accountId}: what to change, at least one of the two. */
+export const AdminBuilderPatch = z
+  .object({ plan: AdminPlanSchema.optional(), isAdmin: z.boolean().optional() })
+  .refine((b) => b.plan !== undefined || b.isAdmin !== undefined, { error: messages.invalidInput });
+export type AdminBuilderPatch = z.infer<typeof AdminBuilderPatch>;
