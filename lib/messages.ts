@@ -270,6 +270,16 @@ export const messages = {
   magicCreateFieldFailed: "Failed creating the field",
   // The model provider (our own wording)
   aiNotConfigured: "No model is configured: set AI_BASE_URL (and AI_API_KEY), or OPENAI_API_KEY",
+  // A builder's model budget (lib/ai/model-budget.ts; our wording)
+  modelCallsPerMinuteReached:
+    "You've reached your plan's limit of {n} AI requests a minute. Wait a minute, or upgrade your plan for more.",
+  modelCallsPerDayReached:
+    "You've reached your plan's limit of {n} AI requests a day. Upgrade your plan for more, or try again tomorrow.",
+  // Prompt size caps (zod issues of the fields)
+  magicInputTooLong: "The field name can be at most {max} characters",
+  magicPromptTooLong: "Magic create reads at most {max} characters of the instructions",
+  chatMessageTooLong: "A message can be at most {max} characters",
+  runInputTooLong: "Each input can be at most {max} characters",
 
   // Tool runs by end users (our own wording; lib/runs)
   runNotAvailable: "This tool is not available right now, try again later",
@@ -979,6 +989,7 @@ export const messages = {
   upgradeReasonLiveTools: "You've reached your plan's limit of live tools. Upgrade to activate more.",
   upgradeReasonToolsPerApp: "You've reached your plan's limit of tools per app. Upgrade to add more.",
   upgradeReasonCustomFields: "You've reached your plan's limit of input fields. Upgrade to add more.",
+  upgradeReasonModelCalls: "You've reached your plan's limit of AI requests. Upgrade to make more.",
 
   // Payments: checkout and Stripe webhooks (our own wording; the spec says only "external checkout")
   paymentsNotConfigured: "Payments are not configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET",

@@ -17,7 +17,7 @@ import { Label } from "@/components/ui/label";
 import { checkFieldCount, checkNewFieldName, fieldNameFrom, type RuleError } from "@/lib/apps/field-rules";
 import type { CustomField } from "@/lib/apps/schemas";
 import type { MagicCreateBody } from "@/lib/builder/schemas";
-import { MAGIC_INPUT_MAX } from "@/lib/constants";
+import { MAGIC_INPUT_MAX, MAGIC_PROMPT_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { type FieldsValue, type PanelContext, planMagicField, readMagicAnswer } from "./field-edits";
@@ -116,7 +116,8 @@ export function MagicCreateDialog({
         {
           input: input.trim(),
           magicType: "field",
-          prompt: value.gptPrompt,
+          // Their beginning is context enough; the server reads no more.
+          prompt: value.gptPrompt.slice(0, MAGIC_PROMPT_MAX),
           appId,
           ...(toolId ? { toolId } : {}),
           existingNames: value.fields.map((f) => f.name),
