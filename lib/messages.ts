@@ -975,6 +975,7 @@ export const messages = {
   planFeatureLiveTools: "{n} live tools",
   planFeatureToolsPerApp: "Up to {n} tools per app",
   planFeatureWebScraper: "Web scraper: {pages} pages, {depth} levels deep",
+  planFeatureModelCalls: "AI requests: {perMinute} a minute, {perDay} a day",
   planFeatureToolSettings: "Edit tool settings",
   planFeaturePhotoFields: "Photo input fields",
   planFeatureNoWatermark: "No watermark by default",
