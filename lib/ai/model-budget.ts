@@ -3,7 +3,7 @@ import { counter } from "@/db/queries/rate-limits";
 import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
-import type { UpgradeReason } from "@/lib/plans/upgrade-reasons";
+import { recommendedPlanFor, type UpgradeReason } from "@/lib/plans/upgrade-reasons";
 import { type Reservation, reserveSteps } from "@/lib/security/rate-limit";
 
 // The operator pays for every model call, so each call a builder triggers (magic create, the
@@ -25,10 +25,14 @@ export type ModelLimitInfo = { period: "minute" | "day"; limit: number };
 /**
  * Reserves one model call of the builder behind `session` (their account; a builder without one
  * by their user). Give the point back with `giveBack()` only when the model was never asked.
- * @throws AppError 429 MODEL_LIMIT_REACHED with `upgradeReason` and `limit` beside `error`
+ * @throws AppError 429 MODEL_LIMIT_REACHED with `limit` (and `upgradeReason`, when a higher plan
+ *   lifts it) beside `error`
  */
 export function reserveModelCall(session: Pick<Session, "userId" | "account">): Promise<Reservation> {
-  const caps = getPlanCapabilities(session.account?.plan ?? "lite");
+  const plan = session.account?.plan ?? "lite";
+  const caps = getPlanCapabilities(plan);
+  // The top plan has nothing to upgrade to: its refusal offers no dialog.
+  const upgrade = recommendedPlanFor(UPGRADE_REASON, plan) ? { upgradeReason: UPGRADE_REASON } : {};
   const key = session.account?.accountId ?? `user:${session.userId}`;
   // One key prefix per window whatever the plan: a plan change mid-window keeps what was used.
   const minute = counter("model-calls-minute", caps.modelCallsPerMinute, MINUTE_S);
@@ -50,7 +54,7 @@ export function reserveModelCall(session: Pick<Session, "userId" | "account">): 
           vars: { n: limit.limit },
         },
         "MODEL_LIMIT_REACHED",
-        { upgradeReason: UPGRADE_REASON, limit },
+        { ...upgrade, limit },
       );
     },
   );

@@ -3,6 +3,7 @@
 import { Loader2Icon, SparklesIcon } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { getBearerToken } from "@/components/auth/token-store";
+import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -127,6 +128,8 @@ export function MagicCreateDialog({
       const read = readMagicAnswer(answer.status, answer.body);
       if (!read.ok) {
         setError(read.message ?? messages[read.key]);
+        // The builder's AI requests are spent: the plan that allows more is offered on top.
+        if (read.upgradeReason) openUpgradeDialog({ reason: read.upgradeReason, appId });
         return;
       }
       const planned = planMagicField(read.field, value, ctx);
