@@ -272,9 +272,8 @@ export const messages = {
   aiNotConfigured: "No model is configured: set AI_BASE_URL (and AI_API_KEY), or OPENAI_API_KEY",
   // A builder's model budget (lib/ai/model-budget.ts; our wording)
   modelCallsPerMinuteReached:
-    "You've reached your plan's limit of {n} AI requests a minute. Wait a minute, or upgrade your plan for more.",
-  modelCallsPerDayReached:
-    "You've reached your plan's limit of {n} AI requests a day. Upgrade your plan for more, or try again tomorrow.",
+    "You've reached your plan's limit of {n} AI requests a minute. Try again in a minute.",
+  modelCallsPerDayReached: "You've reached your plan's limit of {n} AI requests a day. Try again later.",
   // Prompt size caps (zod issues of the fields)
   magicInputTooLong: "The field name can be at most {max} characters",
   magicPromptTooLong: "Magic create reads at most {max} characters of the instructions",

@@ -105,6 +105,25 @@ describe("magic create", () => {
     expect(server.chats).toHaveLength(0);
   });
 
+  it("the top plan's refusal offers no upgrade", async () => {
+    const top = getPlanCapabilities("agency");
+    const builder = await createBuilder({ plan: "agency" });
+    const minute = counter("model-calls-minute", top.modelCallsPerMinute, 60);
+    for (let i = 0; i < top.modelCallsPerMinute; i++) {
+      expect(await minute.consume(builder.account.accountId)).toBe(true);
+    }
+    const res = await magic(builder.token, "A form.");
+    expect(res.status).toBe(429);
+    expect(res.json).toEqual({
+      error: {
+        code: "MODEL_LIMIT_REACHED",
+        message: fillTemplate(messages.modelCallsPerMinuteReached, { n: top.modelCallsPerMinute }),
+      },
+      limit: { period: "minute", limit: top.modelCallsPerMinute },
+    });
+    expect(server.chats).toHaveLength(0);
+  });
+
   it("an oversized prompt is 400 with the field's message, before the model or the budget", async () => {
     const builder = await createBuilder();
     const answers = await burst(BURST, () => magic(builder.token, "x".repeat(19_000)));
