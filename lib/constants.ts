@@ -206,8 +206,11 @@ export const MODEL_LIST_MAX = 1000;
 
 /** POST /api/builder/magicCreate: what the builder typed (a field name or a few words). */
 export const MAGIC_INPUT_MAX = 200;
-/** The app instructions sent along as context: as long as the instructions may be. */
-export const MAGIC_PROMPT_MAX = INSTRUCTIONS_MAX;
+/**
+ * The app instructions sent along as context, in characters: their beginning says enough to name
+ * a field, and every character is paid for (the editor sends at most this much).
+ */
+export const MAGIC_PROMPT_MAX = 4000;
 /** Existing field names the caller may send for the uniqueness rule. */
 export const MAGIC_EXISTING_NAMES_MAX = 200;
 /** Options a magic select field gets at most. */

@@ -273,6 +273,15 @@ export const messages = {
   magicCreateFieldFailed: "Failed creating the field",
   // The model provider (our own wording)
   aiNotConfigured: "No model is configured: set AI_BASE_URL (and AI_API_KEY), or OPENAI_API_KEY",
+  // A builder's model budget (lib/ai/model-budget.ts; our wording)
+  modelCallsPerMinuteReached:
+    "You've reached your plan's limit of {n} AI requests a minute. Try again in a minute.",
+  modelCallsPerDayReached: "You've reached your plan's limit of {n} AI requests a day. Try again later.",
+  // Prompt size caps (zod issues of the fields)
+  magicInputTooLong: "The field name can be at most {max} characters",
+  magicPromptTooLong: "Magic create reads at most {max} characters of the instructions",
+  chatMessageTooLong: "A message can be at most {max} characters",
+  runInputTooLong: "Each input can be at most {max} characters",
 
   // Tool runs by end users (our own wording; lib/runs)
   runNotAvailable: "This tool is not available right now, try again later",
@@ -968,6 +977,7 @@ export const messages = {
   planFeatureLiveTools: "{n} live tools",
   planFeatureToolsPerApp: "Up to {n} tools per app",
   planFeatureWebScraper: "Web scraper: {pages} pages, {depth} levels deep",
+  planFeatureModelCalls: "AI requests: {perMinute} a minute, {perDay} a day",
   planFeatureToolSettings: "Edit tool settings",
   planFeaturePhotoFields: "Photo input fields",
   planFeatureNoWatermark: "No watermark by default",
@@ -982,6 +992,7 @@ export const messages = {
   upgradeReasonLiveTools: "You've reached your plan's limit of live tools. Upgrade to activate more.",
   upgradeReasonToolsPerApp: "You've reached your plan's limit of tools per app. Upgrade to add more.",
   upgradeReasonCustomFields: "You've reached your plan's limit of input fields. Upgrade to add more.",
+  upgradeReasonModelCalls: "You've reached your plan's limit of AI requests. Upgrade to make more.",
 
   // Without payments (Stripe not set up) an operator changes plans: the admin page and command
   plansByAdministrator:

@@ -1,6 +1,7 @@
 import "server-only";
 import { generateText } from "ai";
 import { findTool } from "@/db/queries/apps";
+import { reserveModelCall } from "@/lib/ai/model-budget";
 import { defaultModelId, languageModel } from "@/lib/ai/provider";
 import { AppError } from "@/lib/api/errors";
 import { loadEditableApp } from "@/lib/apps/access";
@@ -52,6 +53,8 @@ export async function magicCreateField(
 
   const model = languageModel(defaultModelId());
   const types = allowedTypes(ctx);
+  // 429 once the builder's model budget is spent: the model is not asked.
+  await reserveModelCall(session);
   let text: string;
   try {
     ({ text } = await generateText({

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CustomField } from "@/lib/apps/schemas";
 import { FIELD_NAME_MAX, MAGIC_EXISTING_NAMES_MAX, MAGIC_INPUT_MAX, MAGIC_PROMPT_MAX } from "@/lib/constants";
+import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
 
 // Shapes of the builder's AI helpers, shared by the routes, the editor and the tests.
 
@@ -8,10 +10,23 @@ import { FIELD_NAME_MAX, MAGIC_EXISTING_NAMES_MAX, MAGIC_INPUT_MAX, MAGIC_PROMPT
 export const MagicCreateBody = z
   .object({
     /** What the builder typed: a field name, or a few words about the field. */
-    input: z.string().trim().min(1).max(MAGIC_INPUT_MAX),
+    input: z
+      .string()
+      .trim()
+      .min(1)
+      .max(
+        MAGIC_INPUT_MAX,
+        fillTemplate(messages.magicInputTooLong, { max: MAGIC_INPUT_MAX.toLocaleString("en-US") }),
+      ),
     magicType: z.literal("field"),
-    /** The app's instructions, as context for the model. */
-    prompt: z.string().max(MAGIC_PROMPT_MAX).default(""),
+    /** The app's instructions, as context for the model (the editor sends their beginning). */
+    prompt: z
+      .string()
+      .max(
+        MAGIC_PROMPT_MAX,
+        fillTemplate(messages.magicPromptTooLong, { max: MAGIC_PROMPT_MAX.toLocaleString("en-US") }),
+      )
+      .default(""),
     /** The app being edited: its fields count for "unique", and the caller must be allowed to edit it. */
     appId: z.uuid().optional(),
     /** A tool of that app (generated apps): its fields count instead of the app's. */

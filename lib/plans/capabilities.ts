@@ -34,6 +34,13 @@ export type PlanCapabilities = {
    * limit has been reached'): bytes of files, characters of text and fetched pages.
    */
   monthlyProcessingBytes: number;
+  /**
+   * Model calls a builder may trigger (magic create, the space chat, previews of runs, and every
+   * later AI helper), each reserved before the call: a burst allowance per minute...
+   */
+  modelCallsPerMinute: number;
+  /** ...and a budget per day (a 24-hour window from the first call). */
+  modelCallsPerDay: number;
 };
 
 const MB = 1024 * 1024;
@@ -61,6 +68,16 @@ const monthlyProcessing: Record<PlanId, number> = {
   agency: 20 * 1024 * MB,
 };
 
+// The operator pays the model provider for every call a builder triggers: our choice, in
+// docs/decisions.md. End users' runs of published apps are held by the app's own run limits.
+const modelCalls: Record<PlanId, Pick<PlanCapabilities, "modelCallsPerMinute" | "modelCallsPerDay">> = {
+  lite: { modelCallsPerMinute: 5, modelCallsPerDay: 100 },
+  explorer: { modelCallsPerMinute: 15, modelCallsPerDay: 500 },
+  monetizer: { modelCallsPerMinute: 30, modelCallsPerDay: 2000 },
+  moon: { modelCallsPerMinute: 60, modelCallsPerDay: 5000 },
+  agency: { modelCallsPerMinute: 120, modelCallsPerDay: 20000 },
+};
+
 /** The plan's rank in the tier order (lite 0); an unknown plan ranks as lite. */
 export function planRank(plan: string): number {
   return findPlan(plan).rank;
@@ -77,6 +94,7 @@ export function getPlanCapabilities(plan: string): PlanCapabilities {
   const paid = isPaidPlan(id);
   return {
     ...tierLimits[id],
+    ...modelCalls[id],
     monthlyProcessingBytes: monthlyProcessing[id],
     maxUploadBytes: paid ? 2 * BASE_UPLOAD_BYTES : BASE_UPLOAD_BYTES,
     maxConnectorFiles: paid ? 5 : 1,

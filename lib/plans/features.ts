@@ -27,6 +27,10 @@ export function planFeatures(planId: PlanId): string[] {
       pages: c.webScraperMaxPages,
       depth: c.webScraperMaxDepth,
     }),
+    fillTemplate(messages.planFeatureModelCalls, {
+      perMinute: c.modelCallsPerMinute.toLocaleString("en-US"),
+      perDay: c.modelCallsPerDay.toLocaleString("en-US"),
+    }),
   ];
   if (c.editToolSettings) lines.push(messages.planFeatureToolSettings);
   if (c.photoFields) lines.push(messages.planFeaturePhotoFields);

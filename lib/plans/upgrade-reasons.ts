@@ -17,6 +17,7 @@ const reasonCapability = {
   liveTools: "maxLiveActiveTools",
   toolsPerApp: "maxToolsPerApp",
   customFields: "maxCustomFields",
+  modelCalls: "modelCallsPerDay",
 } as const satisfies Record<string, keyof PlanCapabilities>;
 
 export type UpgradeReason = keyof typeof reasonCapability;
@@ -34,6 +35,7 @@ const reasonMessage: Record<UpgradeReason, MessageKey> = {
   liveTools: "upgradeReasonLiveTools",
   toolsPerApp: "upgradeReasonToolsPerApp",
   customFields: "upgradeReasonCustomFields",
+  modelCalls: "upgradeReasonModelCalls",
 };
 
 export function isUpgradeReason(value: string): value is UpgradeReason {

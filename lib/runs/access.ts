@@ -11,7 +11,8 @@ import { env } from "@/lib/env";
 
 // Who runs a tool and which tool it is. The role is the server's to decide, from the session and
 // the app alone:
-// - preview: the app's builder (its owner, or an admin) - drafts included, never limited;
+// - preview: the app's builder (its owner, or an admin) - drafts included, free of the app's run
+//   limits (the builder's model budget holds it);
 // - end_user: a session of this app's own tenant;
 // - visitor: anybody else. A session of another app counts for nothing here, as the public page
 //   shows it signed out: an end user of app A is never anybody in app B.

@@ -9,7 +9,8 @@ import type { RunLimitInfo } from "./schemas";
 // limits count credits: each run spends creditsPerRun, and a window's limit is the credits a user
 // may spend in it - with the default of 1 credit a run, a limit of 10 is 10 runs; a tool of 0
 // credits is never limited. Windows are calendar days and ISO weeks in UTC. Previews by the
-// app's builder are never limited and cost nothing.
+// app's builder are free of these limits and cost no credits: they spend the builder's own
+// model budget instead (lib/ai/model-budget.ts).
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

@@ -2,6 +2,7 @@ import "server-only";
 import { APICallError } from "ai";
 import { finishRun, type RunEnd } from "@/db/queries/runs";
 import type { ToolRun } from "@/db/schema";
+import { reserveModelCall } from "@/lib/ai/model-budget";
 import { runCost } from "@/lib/ai/prices";
 import { defaultModelId, modelEndpoint } from "@/lib/ai/provider";
 import { AppError } from "@/lib/api/errors";
@@ -67,6 +68,9 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   }
   const modelId = target.settings.aiModel ?? defaultModelId();
 
+  // The builder's preview is free of the app's run limits but spends the builder's model budget
+  // (429 once spent; the app's end users are held by the app's own limits).
+  const budget = preview && session ? await reserveModelCall(session) : null;
   const run = await reserveRunSlot(
     {
       appId: target.app.id,
@@ -93,6 +97,7 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   } catch (err) {
     // The slot is taken by now: the run is ended as an error, its credits given back.
     await recorder.fail("error", `The app's data could not be read: ${describeError(err)}`, true);
+    await budget?.giveBack();
     throw err;
   }
   let images: ModelImage[];
@@ -102,6 +107,7 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
     images = await readRunPhotos(target, photos, prompt.photos);
   } catch (err) {
     await recorder.fail("error", `The photos could not be read: ${describeError(err)}`, true);
+    await budget?.giveBack();
     throw err;
   }
 

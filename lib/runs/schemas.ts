@@ -1,13 +1,19 @@
 import { z } from "zod";
 import { FIELD_NAME_MAX, FIELD_OPTIONS_MAX, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
+import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
+
+const inputTooLong = fillTemplate(messages.runInputTooLong, {
+  max: RUN_INPUT_VALUE_MAX.toLocaleString("en-US"),
+});
 
 // Shapes of the run routes, shared by the routes, the public tool page and the tests. The full
 // contract (stream parts, errors, limits) is in docs: /work/notes/runs-contract.md.
 
 /** One input value: text (most types), a list of option labels (multiselect), a number (height, weight). */
 export const RunInputValue = z.union([
-  z.string().max(RUN_INPUT_VALUE_MAX),
-  z.array(z.string().max(RUN_INPUT_VALUE_MAX)).max(FIELD_OPTIONS_MAX),
+  z.string().max(RUN_INPUT_VALUE_MAX, inputTooLong),
+  z.array(z.string().max(RUN_INPUT_VALUE_MAX, inputTooLong)).max(FIELD_OPTIONS_MAX),
   z.number().finite(),
   z.null(),
 ]);

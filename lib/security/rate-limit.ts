@@ -10,7 +10,7 @@ import type { MessageKey } from "@/lib/messages";
 // counter to the widest and the first refusal stops there, so a stranger who used up their own
 // counter adds nothing to the owner's wider ones.
 
-type Step = { counter: Counter; key: string };
+export type Step = { counter: Counter; key: string };
 
 const counters = {
   loginAccountIp: counter(
@@ -39,16 +39,31 @@ const counters = {
 /** An attempt that holds its points; `succeeded()` gives them back (only failures count). */
 export type Attempt = { succeeded(): Promise<void> };
 
-async function reserve(steps: Step[], refused: MessageKey): Promise<Attempt> {
+/** Points taken from every step; `giveBack()` returns them all. */
+export type Reservation = { giveBack(): Promise<void> };
+
+/**
+ * Takes one point from each step in order; the first step with none left gives back the points
+ * already taken and throws what `refusal` makes of it.
+ */
+export async function reserveSteps(
+  steps: Step[],
+  refusal: (refused: Step) => AppError,
+): Promise<Reservation> {
   const taken: Step[] = [];
   for (const step of steps) {
     if (!(await step.counter.consume(step.key))) {
       await Promise.all(taken.map((t) => t.counter.refund(t.key)));
-      throw new AppError("RATE_LIMITED", refused);
+      throw refusal(step);
     }
     taken.push(step);
   }
-  return { succeeded: () => Promise.all(taken.map((t) => t.counter.refund(t.key))).then(() => {}) };
+  return { giveBack: () => Promise.all(taken.map((t) => t.counter.refund(t.key))).then(() => {}) };
+}
+
+async function reserve(steps: Step[], refused: MessageKey): Promise<Attempt> {
+  const r = await reserveSteps(steps, () => new AppError("RATE_LIMITED", refused));
+  return { succeeded: r.giveBack };
 }
 
 /**

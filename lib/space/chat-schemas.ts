@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CHAT_MESSAGE_MAX } from "@/lib/constants";
-import type { MessageKey } from "@/lib/messages";
+import { type MessageKey, messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/plans/text";
 
 // The chat stream of a space app (POST /api/apps/{appId}/chat): its body, its stream parts and the
 // chat actions (spec 2 §3), shared by the route, the service, the chat view and the tests. No server
@@ -68,7 +69,15 @@ export type ChatAction = z.infer<typeof ChatAction>;
  */
 export const ChatSendBody = z
   .object({
-    text: z.string().trim().min(1).max(CHAT_MESSAGE_MAX).optional(),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(
+        CHAT_MESSAGE_MAX,
+        fillTemplate(messages.chatMessageTooLong, { max: CHAT_MESSAGE_MAX.toLocaleString("en-US") }),
+      )
+      .optional(),
     /** Discuss mode: the assistant answers without changing files. */
     discussMode: z.boolean().optional(),
     continue: z.boolean().optional(),

@@ -2,6 +2,7 @@ import "server-only";
 import { APICallError, type LanguageModelUsage, streamText } from "ai";
 import { listChatPage } from "@/db/queries/space";
 import type { App, ChatMessage } from "@/db/schema";
+import { reserveModelCall } from "@/lib/ai/model-budget";
 import { modelPrice } from "@/lib/ai/prices";
 import { defaultModelId, languageModel, modelEndpoint } from "@/lib/ai/provider";
 import { AppError } from "@/lib/api/errors";
@@ -105,8 +106,16 @@ export async function streamChat({ app, session, body, signal }: Ctx): Promise<R
   // refusal leaves the chat as it was; the answer gives it back when its stream ends.
   const slot = takeStreamSlot(accountId);
   try {
-    // 409 CHAT_BUSY here when another answer of the app is being written.
-    const exchange = await startExchange(app, accountId, { user, discussMode });
+    // 429 once the builder's model budget is spent; the point comes back when the chat was busy.
+    const budget = await reserveModelCall(session);
+    let exchange: Awaited<ReturnType<typeof startExchange>>;
+    try {
+      // 409 CHAT_BUSY here when another answer of the app is being written.
+      exchange = await startExchange(app, accountId, { user, discussMode });
+    } catch (err) {
+      await budget.giveBack();
+      throw err;
+    }
     const answer = new Answer(app, accountId, exchange.answer.id, {
       userMessageId: exchange.userMessage?.id ?? null,
       removedMessageIds,

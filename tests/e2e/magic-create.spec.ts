@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
+import { getPlanCapabilities } from "../../lib/plans/capabilities";
+import { fillTemplate } from "../../lib/plans/text";
 import { EditorPage } from "./pages/editor-page";
 import { FieldsPanel } from "./pages/fields-panel";
 import { createApp, createBuilder, readApp } from "./support/db";
@@ -92,4 +94,34 @@ test("magic create's failures say what happened, and the dialog stays for anothe
   await expect(fields.card("Destination")).toBeVisible();
   await editor.expectSaved();
   expect((await readApp(appId))?.content.fields?.map((f) => f.name)).toEqual(["budget", "destination"]);
+});
+
+test("a builder whose AI requests are spent sees the limit's message and the upgrade dialog", async ({
+  page,
+}) => {
+  const { appId, dialog, input, submit, error } = await openMagicCreate(page);
+  // Earlier calls spent the lite plan's allowance of the minute (one budget for every AI request).
+  const { modelCallsPerMinute } = getPlanCapabilities("lite");
+  for (let i = 0; i < modelCallsPerMinute; i++) {
+    const res = await page.request.post("/api/builder/magicCreate", {
+      data: { input: `Extra ${i}`, magicType: "field", appId },
+    });
+    expect(res.status()).not.toBe(429);
+  }
+
+  await input.fill("Budget");
+  const answered = page.waitForResponse((r) => r.url().endsWith("/api/builder/magicCreate"));
+  await submit.click();
+  expect((await answered).status()).toBe(429);
+  const upgrade = page.getByRole("dialog", { name: messages.upgradeDialogTitle });
+  await expect(upgrade).toBeVisible();
+  await expect(upgrade).toContainText(messages.upgradeReasonModelCalls);
+  await page.screenshot({ path: "test-results/model-limit-magic-create.png" });
+  await page.keyboard.press("Escape");
+  await expect(upgrade).toHaveCount(0);
+  // The magic create dialog stays, saying why.
+  await expect(dialog).toBeVisible();
+  await expect(error).toHaveText(
+    fillTemplate(messages.modelCallsPerMinuteReached, { n: modelCallsPerMinute }),
+  );
 });

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
+import { getPlanCapabilities } from "../../lib/plans/capabilities";
 import { fillTemplate } from "../../lib/plans/text";
 import { RATING_POSITIVE_REASONS, RATING_PROBLEM_REASONS } from "../../lib/space/schemas";
 import { SpaceChatPage } from "./pages/space-chat-page";
@@ -465,4 +466,29 @@ test("the files used by an answer and the changes of its version, in their dialo
   await expect(toast(page, messages.diffWaitForChanges)).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   // Not stopped here: on a busy machine the slow answer may have ended by now (Stop is tested above).
+});
+
+test("a builder whose AI requests are spent sees the limit's message and the upgrade dialog in the chat", async ({
+  page,
+}) => {
+  const builder = await createBuilder();
+  const { appId } = await createApp(builder, { type: "space", header: `Budget ${tag()}` });
+  await logInAsBuilder(page, builder);
+  const chat = new SpaceChatPage(page, appId);
+  await chat.goto();
+  // Earlier answers spent the lite plan's allowance of the minute.
+  const { modelCallsPerMinute } = getPlanCapabilities("lite");
+  for (let i = 0; i < modelCallsPerMinute; i++) await askApi(page, appId, `A page number ${i}`);
+  await expect(chat.composer).toBeEditable({ timeout: 20_000 });
+
+  const refused = page.waitForResponse((r) => r.url().endsWith(`/api/apps/${appId}/chat`));
+  await chat.ask("One more page");
+  expect((await refused).status()).toBe(429);
+  await expect(
+    toast(page, fillTemplate(messages.modelCallsPerMinuteReached, { n: modelCallsPerMinute })),
+  ).toBeVisible();
+  const upgrade = page.getByRole("dialog", { name: messages.upgradeDialogTitle });
+  await expect(upgrade).toBeVisible();
+  await expect(upgrade).toContainText(messages.upgradeReasonModelCalls);
+  await page.screenshot({ path: "test-results/model-limit-space-chat.png" });
 });

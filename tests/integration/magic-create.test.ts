@@ -226,7 +226,7 @@ describe("POST /api/builder/magicCreate", () => {
     expect(tooLong.status).toBe(400);
     expect(server.chats).toHaveLength(0);
 
-    // Instructions of the longest allowed length get through, though over the usual JSON cap.
+    // Instructions of the longest allowed length get through.
     modelSays(json({ name: "age", type: "text" }));
     const longest = await create(token, { input: "age", prompt: "é".repeat(MAGIC_PROMPT_MAX) });
     expect(longest.status).toBe(200);

@@ -416,7 +416,7 @@ describe("limits and credits", () => {
     for (let i = 0; i < 3; i++) expect((await run(free.id, { ip: visitorIp })).status).toBe(200);
   });
 
-  it("visitors are counted by their address; the builder's previews are never limited", async () => {
+  it("visitors are counted by their address; the builder's previews are free of the app's limits (tests/integration/model-budget.test.ts holds them to the builder's own)", async () => {
     const owner = await createBuilder();
     const app = await newApp(owner, { settings: { dailyUserLimit: 1 } });
     const ip = randomIp();

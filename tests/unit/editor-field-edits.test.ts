@@ -125,6 +125,17 @@ describe("readMagicAnswer and planMagicField (spec 2 §8)", () => {
     expect(!answer.ok && answer.message).toBe(messages.aiNotConfigured);
   });
 
+  it("a spent model budget carries its upgrade reason; an unknown reason is dropped", () => {
+    const message = "You've reached your plan's limit";
+    const spent = readMagicAnswer(429, {
+      error: { code: "MODEL_LIMIT_REACHED", message },
+      upgradeReason: "modelCalls",
+    });
+    expect(spent).toMatchObject({ ok: false, message, upgradeReason: "modelCalls" });
+    const odd = readMagicAnswer(429, { error: { code: "X", message }, upgradeReason: "toString" });
+    expect(odd.ok || "upgradeReason" in odd).toBe(false);
+  });
+
   it("checks the made field like a typed one, in the magic words", () => {
     const answer = readMagicAnswer(200, { result: field("Goal", { label: "Your goal" }) });
     expect(answer.ok).toBe(true);

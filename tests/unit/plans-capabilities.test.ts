@@ -26,6 +26,8 @@ const table: Record<keyof PlanCapabilities, [unknown, unknown, unknown, unknown,
   maxToolsPerApp: [3, 10, 20, 30, 50],
   maxCustomFields: [5, 15, 25, 40, 60],
   monthlyProcessingBytes: [25 * MB, 250 * MB, 1024 * MB, 5 * 1024 * MB, 20 * 1024 * MB],
+  modelCallsPerMinute: [5, 15, 30, 60, 120],
+  modelCallsPerDay: [100, 500, 2000, 5000, 20000],
 };
 
 const plans = ["lite", "explorer", "monetizer", "moon", "agency"] as const;

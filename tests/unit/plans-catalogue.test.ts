@@ -43,6 +43,7 @@ describe("catalogue", () => {
       messages.planFeatureLiveToolsOne,
       "Up to 3 tools per app",
       "Web scraper: 20 pages, 2 levels deep",
+      "AI requests: 5 a minute, 100 a day",
     ]);
     const moon = planFeatures("moon");
     expect(moon).toContain("500 data items");
@@ -50,6 +51,7 @@ describe("catalogue", () => {
     expect(moon).toContain(messages.planFeatureAppSettings);
     expect(planFeatures("explorer")).not.toContain(messages.planFeatureAppSettings);
     expect(planFeatures("agency")).toContain("2,000 data items");
+    expect(planFeatures("agency")).toContain("AI requests: 120 a minute, 20,000 a day");
   });
 
   it("validates the paidPlans query and the checkout body", () => {

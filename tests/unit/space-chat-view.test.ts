@@ -195,6 +195,14 @@ describe("the streamed answer", () => {
   it("reads the route's refusal from a failed request", () => {
     const err = { responseBody: JSON.stringify({ error: { code: "CHAT_BUSY", message: "Wait" } }) };
     expect(refusalOf(err)).toEqual({ code: "CHAT_BUSY", message: "Wait" });
+    expect(
+      refusalOf({
+        responseBody: JSON.stringify({
+          error: { code: "MODEL_LIMIT_REACHED", message: "Spent" },
+          upgradeReason: "modelCalls",
+        }),
+      }),
+    ).toEqual({ code: "MODEL_LIMIT_REACHED", message: "Spent", upgradeReason: "modelCalls" });
     expect(refusalOf({ responseBody: "<html>" })).toBeNull();
     expect(refusalOf(new Error("network"))).toBeNull();
   });

@@ -20,6 +20,7 @@ import {
 } from "@/lib/apps/schemas";
 import { FIELD_LABEL_MAX, FIELD_NAME_MAX, INSTRUCTIONS_MAX, OPTION_LABEL_MAX } from "@/lib/constants";
 import type { MessageKey } from "@/lib/messages";
+import { isUpgradeReason, type UpgradeReason } from "@/lib/plans/upgrade-reasons";
 
 // The edits of the custom fields panel as pure functions: each takes the panel's value and
 // answers the patch to send (or the rule it breaks), so the rules are tested without a browser
@@ -95,20 +96,26 @@ export function planMagicField(
 }
 
 /**
- * What a magicCreate answer means for the builder (spec 2 §8): a field, or the message to show.
+ * What a magicCreate answer means for the builder (spec 2 §8): a field, or the message to show
+ * (with the plan limit behind it, when an upgrade lifts it: the builder's model budget).
  * `status` 0 means the request itself failed (network): 'Failed creating the field'.
  */
 export function readMagicAnswer(
   status: number,
   body: unknown,
-): { ok: true; field: CustomField } | { ok: false; message: string | null; key: MessageKey } {
+):
+  | { ok: true; field: CustomField }
+  | { ok: false; message: string | null; key: MessageKey; upgradeReason?: UpgradeReason } {
   if (status === 0) return { ok: false, key: "magicCreateFieldFailed", message: null };
   if (status < 200 || status >= 300) {
-    const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
+    const answer = body as { error?: { message?: unknown }; upgradeReason?: unknown } | null;
+    const message = answer?.error?.message;
+    const reason = answer?.upgradeReason;
     return {
       ok: false,
       key: "magicEditFailed",
       message: typeof message === "string" && message ? message : null,
+      ...(typeof reason === "string" && isUpgradeReason(reason) ? { upgradeReason: reason } : {}),
     };
   }
   const result = (body as { result?: unknown } | null)?.result;

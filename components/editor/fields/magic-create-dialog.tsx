@@ -3,6 +3,7 @@
 import { Loader2Icon, SparklesIcon } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { getBearerToken } from "@/components/auth/token-store";
+import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -17,7 +18,7 @@ import { Label } from "@/components/ui/label";
 import { checkFieldCount, checkNewFieldName, fieldNameFrom, type RuleError } from "@/lib/apps/field-rules";
 import type { CustomField } from "@/lib/apps/schemas";
 import type { MagicCreateBody } from "@/lib/builder/schemas";
-import { MAGIC_INPUT_MAX } from "@/lib/constants";
+import { MAGIC_INPUT_MAX, MAGIC_PROMPT_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { type FieldsValue, type PanelContext, planMagicField, readMagicAnswer } from "./field-edits";
@@ -116,7 +117,8 @@ export function MagicCreateDialog({
         {
           input: input.trim(),
           magicType: "field",
-          prompt: value.gptPrompt,
+          // Their beginning is context enough; the server reads no more.
+          prompt: value.gptPrompt.slice(0, MAGIC_PROMPT_MAX),
           appId,
           ...(toolId ? { toolId } : {}),
           existingNames: value.fields.map((f) => f.name),
@@ -126,6 +128,8 @@ export function MagicCreateDialog({
       const read = readMagicAnswer(answer.status, answer.body);
       if (!read.ok) {
         setError(read.message ?? messages[read.key]);
+        // The builder's AI requests are spent: the plan that allows more is offered on top.
+        if (read.upgradeReason) openUpgradeDialog({ reason: read.upgradeReason, appId });
         return;
       }
       const planned = planMagicField(read.field, value, ctx);

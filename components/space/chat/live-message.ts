@@ -1,4 +1,5 @@
 import type { UIMessage } from "ai";
+import { isUpgradeReason, type UpgradeReason } from "@/lib/plans/upgrade-reasons";
 import type { ChatAction, ChatMessageMetadata } from "@/lib/space/chat-schemas";
 import type { ChatMessageView } from "@/lib/space/views";
 
@@ -75,14 +76,27 @@ export function liveView(
   };
 }
 
-/** A refusal the chat route answered before any stream (`{ error: { code, message } }` of route()). */
-export function refusalOf(err: unknown): { code: string; message: string } | null {
+/**
+ * A refusal the chat route answered before any stream (`{ error: { code, message } }` of route()),
+ * with the plan limit behind it when an upgrade lifts it (the builder's AI requests).
+ */
+export function refusalOf(
+  err: unknown,
+): { code: string; message: string; upgradeReason?: UpgradeReason } | null {
   const body = (err as { responseBody?: unknown } | null)?.responseBody;
   if (typeof body !== "string") return null;
   try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+    const parsed = JSON.parse(body) as {
+      error?: { code?: unknown; message?: unknown };
+      upgradeReason?: unknown;
+    };
+    const reason = parsed.upgradeReason;
     if (typeof parsed.error?.message === "string")
-      return { code: String(parsed.error.code ?? ""), message: parsed.error.message };
+      return {
+        code: String(parsed.error.code ?? ""),
+        message: parsed.error.message,
+        ...(typeof reason === "string" && isUpgradeReason(reason) ? { upgradeReason: reason } : {}),
+      };
   } catch {
     // not JSON: not one of our refusals
   }

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "@/components/auth/api-client";
 import { getBearerToken } from "@/components/auth/token-store";
+import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
 import { CHAT_HISTORY_PAGE_SIZE } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import type { ChatMessageView } from "@/lib/space/views";
@@ -205,6 +206,8 @@ export function useSpaceChat({
       // Refused before any answer began (busy, not configured, only the last message...):
       // nothing was stored; the text goes back into the composer.
       if (chat.error) toast.error(refusal?.message ?? messages.chatAssistantFailed);
+      // The builder's AI requests are spent: the plan that allows more is offered.
+      if (refusal?.upgradeReason) openUpgradeDialog({ reason: refusal.upgradeReason, appId });
       const draft = textOf(liveMessages.findLast((m) => m.role === "user"));
       if (draft) setReturnedDraft({ text: draft, nonce: Date.now() });
       setMessages([]);
