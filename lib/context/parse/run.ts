@@ -58,6 +58,8 @@ class ParseWorker {
 
   constructor() {
     this.worker = new Worker(WORKER_FILE, {
+      // Plain Node: not tsx's loader nor the react-server condition of `npm run worker`.
+      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
       // The parsers' chatter (pdf.js warns about every oddity of a file) is not the server's log.
       stdout: true,
