@@ -71,6 +71,7 @@ export const messages = {
   contextFileMismatch: "Failed to upload context, the file's content is not a {type} file",
   contextDocUnreadable: "This .doc file cannot be read, save it as .docx or PDF and add it again",
   contextFileUnreadable: "This file could not be read, check that it opens and add it again",
+  contextFileTooComplex: "The file is too large or too complex to read",
   contextDocxTooLarge: "This Word file is too large once unpacked, split it and add it again",
   // ---- connectors: Notion, Google Drive, web scraper items (lib/integrations; our wording) ----
   connectorNotConfigured: "{provider} is not configured: set {variables}",

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ContextItem } from "@/db/schema";
 import { fetchConnectorSource } from "@/lib/integrations/fetch-source";
-import { type ExtractedFile, extractFileText } from "./extract-file";
+import { type ExtractedFile, extractFileText, readStoredFile, storedFileKind } from "./extract-file";
 import { crawlWebSource } from "./web/crawl";
 import { webScraperLimits } from "./web/plan-limits";
 
@@ -9,11 +9,14 @@ import { webScraperLimits } from "./web/plan-limits";
  * The text of a data source, read the way its source needs: pasted text is on the item, an
  * uploaded file is in storage, a web site or a connector's file is fetched. Throws
  * UnreadableFileError (lib/context/extract-file.ts) for a source that no retry can read.
+ * `stored`: the uploaded file's bytes when the caller read them already (they are handed over to
+ * the parsing worker).
  */
-export async function readSource(item: ContextItem): Promise<ExtractedFile> {
+export async function readSource(item: ContextItem, stored?: Uint8Array): Promise<ExtractedFile> {
   switch (item.source) {
     case "local files":
-      return item.fileKey ? extractFileText(item) : { text: item.content ?? "" };
+      if (!item.fileKey) return { text: item.content ?? "" };
+      return extractFileText(storedFileKind(item), stored ?? (await readStoredFile(item)));
     case "web scraper":
       return crawlWebSource(item, await webScraperLimits(item.appId));
     case "notion":

@@ -2,13 +2,8 @@ import "server-only";
 import { findAccountById } from "@/db/queries/accounts";
 import { findAppById } from "@/db/queries/apps";
 import type { ContextItem } from "@/db/schema";
-import {
-  docxText,
-  type ExtractedFile,
-  parseCsv,
-  pdfText,
-  UnreadableFileError,
-} from "@/lib/context/extract-file";
+import { type ExtractedFile, parseCsv, UnreadableFileError } from "@/lib/context/extract-file";
+import { parseDocx, parsePdf } from "@/lib/context/parse/run";
 import type { MessageKey } from "@/lib/messages";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 import { type IntegrationProvider, providerOfSource } from "./config";
@@ -114,9 +109,9 @@ async function readDrive(token: string, fileId: string, maxBytes: number): Promi
     case "csv":
       return parseCsv(cappedStream(res, maxBytes));
     case "pdf":
-      return { text: await pdfText(await readCapped(res, maxBytes)) };
+      return { text: await parsePdf(await readCapped(res, maxBytes)) };
     case "docx":
-      return { text: await docxText(await readCapped(res, maxBytes)) };
+      return { text: await parseDocx(await readCapped(res, maxBytes)) };
     case "txt":
       return { text: new TextDecoder().decode(await readCapped(res, maxBytes)) };
   }

@@ -4,7 +4,12 @@ import { findAppById } from "@/db/queries/apps";
 import { findContextItem, setContextItemStatus, writeItemContent } from "@/db/queries/context";
 import type { ContextItem } from "@/db/schema";
 import { chunkText, countCodePoints } from "@/lib/context/chunk-text";
-import { storedFileKind, UnreadableFileError } from "@/lib/context/extract-file";
+import {
+  processedBytes,
+  readStoredFile,
+  storedFileKind,
+  UnreadableFileError,
+} from "@/lib/context/extract-file";
 import { ingestStoredCsv } from "@/lib/context/ingest-csv";
 import { readSource } from "@/lib/context/read-source";
 import { chargeProcessing } from "@/lib/context/usage";
@@ -33,10 +38,16 @@ export async function runContextIngestJob(
   const charge = (bytes: number) => chargeProcessing(item, app.ownerAccountId, jobId, bytes);
   await setContextItemStatus(item.id, "running");
   try {
-    // A file or a pasted text has its size already: charged before any parsing is spent on it.
-    if (item.source === "local files" && !(await charge(item.size))) return await usageLimitReached(item);
-    if (item.source === "local files" && storedFileKind(item) === "csv") return await ingestStoredCsv(item);
-    const source = await readSource(item);
+    // An upload is charged before any parsing is spent on it: a pasted text or a CSV by its size,
+    // a Word file by what it unpacks to (lib/context/extract-file.ts processedBytes).
+    const kind = item.source === "local files" && item.fileKey ? storedFileKind(item) : undefined;
+    const stored = kind && kind !== "csv" ? await readStoredFile(item) : undefined;
+    if (item.source === "local files") {
+      const bytes = stored ? processedBytes(kind, stored) : item.size;
+      if (!(await charge(bytes))) return await usageLimitReached(item);
+    }
+    if (kind === "csv") return await ingestStoredCsv(item);
+    const source = await readSource(item, stored);
     // A fetched source's size is known once fetched (and may change from one sync to the next).
     const fetchedSize = item.source === "local files" ? undefined : countCodePoints(source.text);
     if (fetchedSize !== undefined && !(await charge(fetchedSize))) return await usageLimitReached(item);

@@ -8,6 +8,7 @@ import * as ingestFileRoute from "@/app/api/context/ingest/file/route";
 import { db } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
 import { listContextChunks, listContextRows } from "@/db/queries/context";
+import { monthlyContextUsage } from "@/db/queries/context-usage";
 import { contextItems } from "@/db/schema";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { messages } from "@/lib/messages";
@@ -141,6 +142,24 @@ describe("file data sources", () => {
     expect(await itemOf(a)).toMatchObject({ status: "error", error: messages.contextDocxTooLarge });
     expect(await itemOf(c)).toMatchObject({ status: "error", error: messages.contextFileUnreadable });
   });
+
+  it("a Word file of more than 24 MiB of markup is refused before it is parsed or charged; pictures do not count", async () => {
+    const b = await createBuilder({ plan: "explorer" });
+    const app = await newApp(b);
+    // Real markup, as stated: one paragraph of 25 MiB (a real document holds a few MB).
+    const big = idOf(await addFile(b, app.id, docxWithText(["x".repeat(25 * MB)]), "big.docx"));
+    await runDueJobs();
+    expect(await itemOf(big)).toMatchObject({ status: "error", error: messages.contextDocxTooLarge });
+    expect(await monthlyContextUsage(b.account.accountId)).toBe(0);
+    // 30 MB of pictures beside a short text: never unpacked to read it, so neither capped nor charged.
+    const picture = { name: "word/media/image1.png", data: "p".repeat(30 * MB) };
+    const file = zip([...docxParts(["A short text with a large picture"]), picture]);
+    const pictured = idOf(await addFile(b, app.id, file, "pictured.docx"));
+    await runDueJobs();
+    expect(await itemOf(pictured)).toMatchObject({ status: "synced" });
+    expect(await monthlyContextUsage(b.account.accountId)).toBe(file.length);
+    // Building 55 MB of parts takes a while on a busy machine.
+  }, 120_000);
 
   it("a .doc is accepted and ends in Error saying it cannot be read", async () => {
     const b = await createBuilder({ plan: "explorer" });

@@ -1,4 +1,4 @@
-import { deflateRawSync } from "node:zlib";
+import { deflateRawSync, deflateSync } from "node:zlib";
 import { crc32 } from "./crc32";
 
 // Office files built byte by byte in tests (a ZIP of deflated entries, a Word .docx in one, an old
@@ -87,3 +87,68 @@ export function oleDoc(): Buffer {
   Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(bytes);
   return bytes;
 }
+
+/**
+ * A Word file built to exhaust its reader: about 20 MiB of markup (under the 24 MiB cap) of tiny
+ * paragraphs, each a few elements deep, that packs to some 600 KB. mammoth's DOM of it needs
+ * gigabytes: in the server's own heap it stalls the event loop, then kills the process.
+ */
+export function hostileDocx(): Buffer {
+  const parts = docxParts([]);
+  const main = parts[2]!;
+  const paragraphs: string[] = [];
+  let size = 0;
+  // A few varied letters keep it from packing to almost nothing, as a real bomb's filler would.
+  let seed = 1;
+  while (size < 20 * 1024 * 1024) {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    const p = `<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>${(seed >>> 8) % 60}</w:t></w:r></w:p>`;
+    paragraphs.push(p);
+    size += p.length;
+  }
+  return zip([
+    ...parts.slice(0, 2),
+    { ...main, data: main.data.replace("<w:body>", `<w:body>${paragraphs.join("")}`) },
+  ]);
+}
+
+/** A PDF of one page whose content stream is `content`, packed (FlateDecode) unless said. */
+export function pdfWithContent(content: string | Buffer, pack = true): Buffer {
+  const raw = Buffer.from(content);
+  const data = pack ? deflateSync(raw, { level: 9 }) : raw;
+  const objects = [
+    Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),
+    Buffer.from("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
+    Buffer.from(
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    ),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${data.length}${pack ? " /Filter /FlateDecode" : ""} >>\nstream\n`),
+      data,
+      Buffer.from("\nendstream"),
+    ]),
+    Buffer.from("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"),
+  ];
+  const chunks = [Buffer.from("%PDF-1.4\n")];
+  let length = chunks[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(length);
+    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), o, Buffer.from("\nendobj\n")]);
+    chunks.push(chunk);
+    length += chunk.length;
+  });
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`),
+    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`,
+  ].join("");
+  return Buffer.concat([...chunks, Buffer.from(xref)]);
+}
+
+/**
+ * A PDF built to stall its reader: a content stream of 20 million text operations (140 MB, packed
+ * to about 150 KB) that pdf.js works through for a minute or more of CPU.
+ */
+export const hostilePdf = (): Buffer =>
+  pdfWithContent(`BT /F1 12 Tf 72 720 Td ${"(a) Tj ".repeat(20_000_000)}ET`);

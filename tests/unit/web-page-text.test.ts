@@ -45,8 +45,8 @@ describe("readPage", () => {
     <p>Then <a href="/next">continue</a>.</p><ul><li>One</li><li>Two</li></ul></article>
     <footer>Copyright footer</footer><script>var secret = 1;</script></body></html>`;
 
-  it("reads the main text with Readability, one line per block, and every link", () => {
-    const page = readPage(article, "text/html", "https://example.com/guide");
+  it("reads the main text with Readability, one line per block, and every link", async () => {
+    const page = await readPage(article, "text/html", "https://example.com/guide");
     expect(page.title).toBe("Guide");
     expect(page.text).toContain("Install\nRun the installer");
     expect(page.text).toContain("One\nTwo");
@@ -55,8 +55,8 @@ describe("readPage", () => {
     expect(page.links).toEqual(["/menu", "/next"]);
   });
 
-  it("falls back to the body's text when Readability finds no article", () => {
-    const page = readPage(
+  it("falls back to the body's text when Readability finds no article", async () => {
+    const page = await readPage(
       "<html><head><title>T</title><style>p{}</style></head><body><div>Short</div><div>page</div></body></html>",
       "text/html",
       "https://example.com/",
@@ -64,26 +64,30 @@ describe("readPage", () => {
     expect(page.text).toBe("Short\npage");
   });
 
-  it("honours <meta name=robots> noindex and nofollow, and <base href>", () => {
+  it("honours <meta name=robots> noindex and nofollow, and <base href>", async () => {
     const head = (meta: string) =>
       `<html><head><title>T</title>${meta}<base href="https://example.com/sub/"></head><body><p>Body text</p><a href="x">x</a></body></html>`;
     expect(
-      readPage(head('<meta name="robots" content="noindex">'), "text/html", "https://example.com/"),
+      await readPage(head('<meta name="robots" content="noindex">'), "text/html", "https://example.com/"),
     ).toMatchObject({
       text: "",
       links: ["x"],
     });
     expect(
-      readPage(head('<meta name="ROBOTS" content="nofollow">'), "text/html", "https://example.com/"),
+      await readPage(head('<meta name="ROBOTS" content="nofollow">'), "text/html", "https://example.com/"),
     ).toMatchObject({
       text: "Body text\nx",
       links: [],
     });
-    expect(readPage(head(""), "text/html", "https://example.com/").base).toBe("https://example.com/sub/");
+    expect((await readPage(head(""), "text/html", "https://example.com/")).base).toBe(
+      "https://example.com/sub/",
+    );
   });
 
-  it("keeps a text page as it is, tidied", () => {
-    expect(readPage("  line one  \n\n\n line   two ", "text/plain", "https://example.com/a.txt")).toEqual({
+  it("keeps a text page as it is, tidied", async () => {
+    expect(
+      await readPage("  line one  \n\n\n line   two ", "text/plain", "https://example.com/a.txt"),
+    ).toEqual({
       title: "",
       text: "line one\nline two",
       links: [],

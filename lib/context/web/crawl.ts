@@ -5,7 +5,7 @@ import { logInfo } from "@/lib/log";
 import type { MessageKey } from "@/lib/messages";
 import { WebFetchError, type WebFetchErrorCode } from "./fetch-error";
 import { type FetchedPage, type GuardedFetchOptions, guardedFetch } from "./guarded-fetch";
-import { readPage } from "./page-text";
+import { type PageContent, readPage } from "./page-text";
 import { pageKey, resolveLink, sameSite } from "./page-url";
 import { RobotsRules } from "./robots";
 import { scraperNetworkFromEnv } from "./scraper-config";
@@ -87,7 +87,18 @@ export async function crawlWebSource(
       }
     }
     read++;
-    const content = readPage(page.text, page.mediaType, page.url);
+    let content: PageContent;
+    try {
+      content = await readPage(page.text, page.mediaType, page.url);
+    } catch (err) {
+      // The start page's failure is the source's; a later page's is skipped like a failed fetch.
+      if (read === 1) throw err;
+      logInfo("web scraper skipped a page", {
+        url: page.url,
+        reason: err instanceof Error ? err.message : err,
+      });
+      continue;
+    }
     if (content.text) texts.push(`${content.title || final.href}\n${final.href}\n\n${content.text}`);
     if (depth >= limits.maxDepth) continue;
     for (const href of content.links) {
