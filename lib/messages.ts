@@ -44,6 +44,7 @@ export const messages = {
   forbidden: "You don't have access to this",
   notFound: "Not found",
   invalidInput: "Invalid input",
+  textNotStorable: "This text contains a null character or a broken character, remove it and try again",
   payloadTooLarge: "This request is too large",
   emailNotVerified: "Please verify your email to continue",
   crossSite: "Cross-site request refused",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import { CustomField } from "@/lib/apps/schemas";
 import { FIELD_NAME_MAX, MAGIC_EXISTING_NAMES_MAX, MAGIC_INPUT_MAX, MAGIC_PROMPT_MAX } from "@/lib/constants";
 
@@ -8,16 +9,16 @@ import { FIELD_NAME_MAX, MAGIC_EXISTING_NAMES_MAX, MAGIC_INPUT_MAX, MAGIC_PROMPT
 export const MagicCreateBody = z
   .object({
     /** What the builder typed: a field name, or a few words about the field. */
-    input: z.string().trim().min(1).max(MAGIC_INPUT_MAX),
+    input: storableString().trim().min(1).max(MAGIC_INPUT_MAX),
     magicType: z.literal("field"),
     /** The app's instructions, as context for the model. */
-    prompt: z.string().max(MAGIC_PROMPT_MAX).default(""),
+    prompt: storableString().max(MAGIC_PROMPT_MAX).default(""),
     /** The app being edited: its fields count for "unique", and the caller must be allowed to edit it. */
     appId: z.uuid().optional(),
     /** A tool of that app (generated apps): its fields count instead of the app's. */
     toolId: z.uuid().optional(),
     /** Field names the editor holds (unsaved ones included), also kept unique. */
-    existingNames: z.array(z.string().max(FIELD_NAME_MAX)).max(MAGIC_EXISTING_NAMES_MAX).default([]),
+    existingNames: z.array(storableString().max(FIELD_NAME_MAX)).max(MAGIC_EXISTING_NAMES_MAX).default([]),
   })
   .refine((b) => !b.toolId || b.appId, { path: ["toolId"], message: "toolId needs appId" });
 export type MagicCreateBody = z.infer<typeof MagicCreateBody>;

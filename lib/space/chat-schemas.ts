@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import { CHAT_MESSAGE_MAX } from "@/lib/constants";
 import type { MessageKey } from "@/lib/messages";
 
@@ -68,7 +69,7 @@ export type ChatAction = z.infer<typeof ChatAction>;
  */
 export const ChatSendBody = z
   .object({
-    text: z.string().trim().min(1).max(CHAT_MESSAGE_MAX).optional(),
+    text: storableString().trim().min(1).max(CHAT_MESSAGE_MAX).optional(),
     /** Discuss mode: the assistant answers without changing files. */
     discussMode: z.boolean().optional(),
     continue: z.boolean().optional(),

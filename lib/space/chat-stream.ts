@@ -16,6 +16,7 @@ import {
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
+import { type StreamSlot, takeStreamSlot } from "@/lib/realtime/stream-slots";
 import { DONE } from "@/lib/runs/stream";
 import { ActionParser, type ParsedAction, type ParserEvent } from "./action-parser";
 import {
@@ -100,16 +101,23 @@ export async function streamChat({ app, session, body, signal }: Ctx): Promise<R
     const text = body.text!;
     user = { content: text, parts: [{ type: "text", text }] };
   }
-  // 409 CHAT_BUSY here when another answer of the app is being written.
-  const exchange = await startExchange(app, accountId, { user, discussMode });
-
-  const answer = new Answer(app, accountId, exchange.answer.id, {
-    userMessageId: exchange.userMessage?.id ?? null,
-    removedMessageIds,
-    discussMode,
-    continuation: body.continue === true,
-  });
-  return answer.respond(signal);
+  // One of the account's stream slots (429 over the cap), taken before the answer is started so a
+  // refusal leaves the chat as it was; the answer gives it back when its stream ends.
+  const slot = takeStreamSlot(accountId);
+  try {
+    // 409 CHAT_BUSY here when another answer of the app is being written.
+    const exchange = await startExchange(app, accountId, { user, discussMode });
+    const answer = new Answer(app, accountId, exchange.answer.id, {
+      userMessageId: exchange.userMessage?.id ?? null,
+      removedMessageIds,
+      discussMode,
+      continuation: body.continue === true,
+    });
+    return answer.respond(signal, slot);
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
 }
 
 /** One answer: the model call, the stream to the client, and the message's end. */
@@ -142,7 +150,7 @@ class Answer {
     },
   ) {}
 
-  respond(signal: AbortSignal): Response {
+  respond(signal: AbortSignal, slot: StreamSlot): Response {
     const stop = (reason: "client" | "timeout") => {
       if (this.abort.signal.aborted) return;
       this.abortReason = reason;
@@ -178,6 +186,7 @@ class Answer {
             logError("space chat: the answer could not end", { messageId: this.messageId, err }),
           )
           .finally(() => {
+            slot.release();
             clearTimeout(timer);
             signal.removeEventListener("abort", onClientGone);
             this.closeStream();
