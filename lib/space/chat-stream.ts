@@ -16,7 +16,6 @@ import {
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
-import { type StreamSlot, takeStreamSlot } from "@/lib/realtime/stream-slots";
 import { DONE } from "@/lib/runs/stream";
 import { ActionParser, type ParsedAction, type ParserEvent } from "./action-parser";
 import {
@@ -101,23 +100,16 @@ export async function streamChat({ app, session, body, signal }: Ctx): Promise<R
     const text = body.text!;
     user = { content: text, parts: [{ type: "text", text }] };
   }
-  // One of the account's stream slots (429 over the cap), taken before the answer is started so a
-  // refusal leaves the chat as it was; the answer gives it back when its stream ends.
-  const slot = takeStreamSlot(accountId);
-  try {
-    // 409 CHAT_BUSY here when another answer of the app is being written.
-    const exchange = await startExchange(app, accountId, { user, discussMode });
-    const answer = new Answer(app, accountId, exchange.answer.id, {
-      userMessageId: exchange.userMessage?.id ?? null,
-      removedMessageIds,
-      discussMode,
-      continuation: body.continue === true,
-    });
-    return answer.respond(signal, slot);
-  } catch (err) {
-    slot.release();
-    throw err;
-  }
+  // 409 CHAT_BUSY here when another answer of the app is being written.
+  const exchange = await startExchange(app, accountId, { user, discussMode });
+
+  const answer = new Answer(app, accountId, exchange.answer.id, {
+    userMessageId: exchange.userMessage?.id ?? null,
+    removedMessageIds,
+    discussMode,
+    continuation: body.continue === true,
+  });
+  return answer.respond(signal);
 }
 
 /** One answer: the model call, the stream to the client, and the message's end. */
@@ -150,7 +142,7 @@ class Answer {
     },
   ) {}
 
-  respond(signal: AbortSignal, slot: StreamSlot): Response {
+  respond(signal: AbortSignal): Response {
     const stop = (reason: "client" | "timeout") => {
       if (this.abort.signal.aborted) return;
       this.abortReason = reason;
@@ -186,7 +178,6 @@ class Answer {
             logError("space chat: the answer could not end", { messageId: this.messageId, err }),
           )
           .finally(() => {
-            slot.release();
             clearTimeout(timer);
             signal.removeEventListener("abort", onClientGone);
             this.closeStream();
@@ -573,6 +564,11 @@ class Answer {
       await failAnswer(this.app, this.messageId, { error, content: this.prose(), usage, ...context });
     } catch (err) {
       logError("space chat: the failed answer could not be stored", { messageId: this.messageId, err });
+      // What it wrote cannot be stored: it still ends now, failed with its cause alone, so the chat
+      // takes the next message at once instead of staying busy until the stale-answer check.
+      await failAnswer(this.app, this.messageId, { error }).catch((err2) =>
+        logError("space chat: the answer could not be failed", { messageId: this.messageId, err: err2 }),
+      );
     }
     this.send({ type: "message-metadata", messageMetadata: this.metadata("failed", { usage, error }) });
     this.send({ type: "error", errorText: messages.chatAssistantFailed });
