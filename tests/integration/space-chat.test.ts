@@ -449,6 +449,7 @@ describe("stop, failure and retry", () => {
     server.script('Here\u0000 it is.\n<action type="add_file" path="notes.txt">\na\u0000b\n</action>');
     const res = await send(app, builder, { text: "A note" });
     expect(res.status).toBe(200);
+    expect(res.parts.at(-1), JSON.stringify(res.parts)).toMatchObject({ type: "finish" });
     expect(finishOf(res)!.messageMetadata.status).toBe("complete");
     const stored = (await findChatMessage(app.id, startOf(res).messageId))!;
     expect(stored.content).toBe("Here it is.");
