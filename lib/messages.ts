@@ -259,6 +259,8 @@ export const messages = {
   notFoundTitle: "Page not found",
   notFoundText: "The page you asked for does not exist, or it has moved.",
   notFoundHome: "Back to the start",
+  badAddressTitle: "This address is not valid",
+  badAddressText: "The link is broken or was cut short. Check it, or start again from the home page.",
   loggingOut: "Signing you out...",
   loggingOutText: "One moment: ending this session on the server too.",
 
@@ -372,6 +374,7 @@ export const messages = {
   paymentsConnected: "Connected to Gumroad, you're all set!",
   gumroadTokenMissing: "Enter your Gumroad access token first",
   gumroadTokenRefused: "Gumroad did not accept this access token",
+  gumroadTokenMalformed: "This is not a Gumroad access token: copy it again, without spaces",
   gumroadTokenNoSales: "This access token cannot read your Gumroad sales, so purchases cannot be checked",
   gumroadTokenUnreadable: "The saved Gumroad access token can no longer be read, enter it again",
   gumroadUnavailable: "Gumroad could not be reached, try again later",

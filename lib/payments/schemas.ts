@@ -1,11 +1,20 @@
 import { z } from "zod";
 import { storableString } from "@/lib/api/text";
 import { GUMROAD_TOKEN_MAX } from "@/lib/constants";
+import { messages } from "@/lib/messages";
 
 // Request and answer shapes of the paid memberships routes, shared by the routes, the settings
 // panel, the public app's membership gate and the tests.
 
-const token = storableString().trim().min(1).max(GUMROAD_TOKEN_MAX);
+/**
+ * An access token is sent in an HTTP header: printable ASCII, no spaces. Anything else (a NUL, an
+ * emoji, a pasted line break) could never be one, and a header could not even carry it.
+ */
+const token = storableString()
+  .trim()
+  .min(1)
+  .max(GUMROAD_TOKEN_MAX)
+  .regex(/^[\x21-\x7e]+$/, { message: messages.gumroadTokenMalformed });
 const productId = storableString().trim().min(1).max(200);
 
 /** GET /api/apps/{appId}/payments/products?appId={appId}&accessToken={token} (spec 2 §7). */
