@@ -18,8 +18,9 @@ const replacing = z.uuid().optional();
 
 export const IngestQuery = ContextAppQuery.extend({ replacing });
 
-// The emptiness check is the service's, so that it answers with the spec's own words.
-export const IngestTextBody = z.object({ context: storableString().optional().default("") });
+// The emptiness check is the service's, so that it answers with the spec's own words. Pasted text
+// is a document, like an uploaded file: a NUL in it is dropped (lib/context/items.ts), not refused.
+export const IngestTextBody = z.object({ context: z.string().optional().default("") });
 
 // The file's name rides in the query, since the body is the file's bytes; its extension says
 // which type the builder chose, and the content must be of that type.
