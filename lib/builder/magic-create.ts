@@ -48,7 +48,8 @@ export async function magicCreateField(
 
   // The typed name itself may already be refused: no need to ask the model. Nor when it has no
   // letter or digit of any script (an emoji, invisible marks): no name can come from it.
-  if (!/[\p{L}\p{N}]/u.test(body.input)) throw new AppError("BAD_REQUEST", "magicEditNoName", "NO_FIELD_NAME");
+  if (!/[\p{L}\p{N}]/u.test(body.input))
+    throw new AppError("BAD_REQUEST", "magicEditNoName", "NO_FIELD_NAME");
   const typed = fieldNameFrom(body.input);
   if (typed) assertNameFree(typed, existing);
 

@@ -39,7 +39,11 @@ export const ProductsAnswer = z.object({ products: z.array(PaymentProduct) });
 export type ProductsAnswer = z.infer<typeof ProductsAnswer>;
 
 /** The product end users buy: its Gumroad page is where they buy it. */
-export const MembershipProduct = z.object({ id: storableString(), name: storableString(), url: storableString().nullable() });
+export const MembershipProduct = z.object({
+  id: storableString(),
+  name: storableString(),
+  url: storableString().nullable(),
+});
 export type MembershipProduct = z.infer<typeof MembershipProduct>;
 
 /**

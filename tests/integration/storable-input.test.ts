@@ -1,15 +1,15 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import * as appRoute from "@/app/api/apps/[appId]/route";
 import * as chatRoute from "@/app/api/apps/[appId]/chat/route";
 import * as fileHistoryRoute from "@/app/api/apps/[appId]/files/history/route";
+import * as appRoute from "@/app/api/apps/[appId]/route";
 import * as runRoute from "@/app/api/apps/[appId]/run/route";
-import * as toolsRoute from "@/app/api/apps/[appId]/tools/route";
+import * as settingsRoute from "@/app/api/apps/[appId]/settings/route";
 import * as toolRoute from "@/app/api/apps/[appId]/tools/[toolId]/route";
+import * as toolsRoute from "@/app/api/apps/[appId]/tools/route";
 import * as versionFileRoute from "@/app/api/apps/[appId]/versions/[versionId]/file/route";
 import * as appsRoute from "@/app/api/apps/route";
 import * as contextItemRoute from "@/app/api/context/[id]/route";
-import * as settingsRoute from "@/app/api/apps/[appId]/settings/route";
 import { insertApp, insertTool } from "@/db/queries/apps";
 import { insertContextItem } from "@/db/queries/context";
 import { messages } from "@/lib/messages";
@@ -41,11 +41,11 @@ async function expectRefused(
   expect(res.json.error?.issues).toContainEqual({ path: field, message });
 }
 
-describe("a NUL or a lone surrogate in a request is 400 with the field's message, never a 500", async () => {
-  const builder = await createBuilder({ plan: "agency" });
-  const owner = builder.account.accountId;
-  const token = builder.token;
+const builder = await createBuilder({ plan: "agency" });
+const owner = builder.account.accountId;
+const token = builder.token;
 
+describe("a NUL or a lone surrogate in a request is 400 with the field's message, never a 500", () => {
   it.each(BROKEN)("app header, new and saved (%j)", async (bad) => {
     await expectRefused(
       appsRoute.POST,
@@ -76,7 +76,13 @@ describe("a NUL or a lone surrogate in a request is 400 with the field's message
     const params = { appId: app.id };
     await expectRefused(
       toolsRoute.POST,
-      { method: "POST", path: `/api/apps/${app.id}/tools`, params, token, body: { title: bad, path: "a-tool" } },
+      {
+        method: "POST",
+        path: `/api/apps/${app.id}/tools`,
+        params,
+        token,
+        body: { title: bad, path: "a-tool" },
+      },
       "title",
     );
     const tool = await insertTool({ appId: app.id, title: "T", path: "t", position: 0, content: {} });
@@ -117,7 +123,13 @@ describe("a NUL or a lone surrogate in a request is 400 with the field's message
     });
     await expectRefused(
       contextItemRoute.PATCH,
-      { method: "PATCH", path: `/api/context/${item.id}`, params: { id: item.id }, token, body: { name: bad } },
+      {
+        method: "PATCH",
+        path: `/api/context/${item.id}`,
+        params: { id: item.id },
+        token,
+        body: { name: bad },
+      },
       "name",
     );
   });
