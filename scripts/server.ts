@@ -2,11 +2,14 @@ import "./load-env";
 import http from "node:http";
 import next from "next";
 import { tagPeer } from "../lib/security/client-ip";
+import { answerMalformedPath, hasMalformedPath } from "../lib/security/malformed-path";
 
 // The HTTP server of `npm run dev`, `npm start`, the e2e tests and the benchmarks: Next's own
-// request handler behind one line of ours. Route handlers cannot see the socket, and Next keeps
+// request handler behind a few lines of ours. Route handlers cannot see the socket, and Next keeps
 // a client's X-Forwarded-For as it came, so this server records the socket's address in a
-// header nobody else can set (lib/security/client-ip.ts).
+// header nobody else can set (lib/security/client-ip.ts). A path whose percent escapes do not
+// decode, which Next's router answers with a bare 500, is answered 400 here
+// (lib/security/malformed-path.ts).
 //
 // Run as `tsx scripts/server.ts`: development unless NODE_ENV=production; PORT (3000), HOSTNAME.
 
@@ -21,6 +24,8 @@ async function main() {
   const handle = app.getRequestHandler();
   httpServer.on("request", (req, res) => {
     tagPeer(req);
+    // Next's router cannot decode such a path and would answer a bare 500: 400 here instead.
+    if (hasMalformedPath(req.url ?? "/")) return answerMalformedPath(req, res, handle);
     void handle(req, res);
   });
   httpServer.listen(port, () =>

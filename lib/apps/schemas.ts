@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import {
   APP_BUILDER_VERSION,
   APP_TEXT_MAX,
@@ -35,7 +36,7 @@ function patchOf<S extends z.ZodRawShape>(schema: z.ZodObject<S>) {
   return z.object(shape).strict() as unknown as z.ZodType<Partial<z.infer<z.ZodObject<S>>>>;
 }
 
-const text = (max = APP_TEXT_MAX) => z.string().max(max);
+const text = (max = APP_TEXT_MAX) => storableString().max(max);
 /** A link a builder enters: empty, http(s), mailto or a same-site path; never javascript: or data:. */
 const url = z
   .string()
@@ -46,7 +47,7 @@ const imageUrl = z
   .string()
   .max(URL_MAX)
   .refine((v) => safeImageSrc(v) !== null, { message: "Enter a web address or a path" });
-const color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+const color = storableString().regex(/^#[0-9a-fA-F]{6}$/);
 
 export const FIELD_TYPES = [
   "text",
@@ -66,20 +67,20 @@ export const FILTER_CONDITIONS = ["none", "include", "exclude"] as const;
 
 /** "Option: label, iconUrl (nullable). Stored per field; draggable to reorder." (spec 2 §3) */
 export const FieldOption = z.object({
-  label: z.string().max(OPTION_LABEL_MAX),
+  label: storableString().max(OPTION_LABEL_MAX),
   iconUrl: imageUrl.nullable().default(null),
 });
 export type FieldOption = z.infer<typeof FieldOption>;
 
 /** An input field of a tool (spec 1 §3). */
 export const CustomField = z.object({
-  name: z.string().min(1).max(FIELD_NAME_MAX),
+  name: storableString().min(1).max(FIELD_NAME_MAX),
   label: text(FIELD_LABEL_MAX).default(""),
   type: z.enum(FIELD_TYPES),
   required: z.boolean().default(false),
   personal: z.boolean().default(false),
   memorize: z.boolean().default(false),
-  stepId: z.string().max(STEP_ID_LENGTH).nullable().default(null),
+  stepId: storableString().max(STEP_ID_LENGTH).nullable().default(null),
   instructions: text(FIELD_INSTRUCTIONS_MAX).default(""),
   options: z.array(FieldOption).max(FIELD_OPTIONS_MAX).default([]),
   filterCondition: z.enum(FILTER_CONDITIONS).default("none"),
@@ -89,7 +90,7 @@ export type CustomField = z.infer<typeof CustomField>;
 
 /** "Input step: id (4-character generated when missing), title." (spec 2 §3) */
 export const InputStep = z.object({
-  id: z.string().length(STEP_ID_LENGTH),
+  id: storableString().length(STEP_ID_LENGTH),
   title: text(FIELD_LABEL_MAX).default(""),
 });
 export type InputStep = z.infer<typeof InputStep>;
@@ -123,7 +124,7 @@ export const AppContent = z.object({
   blocks: z.array(Block).max(50).default([]),
   features: z.array(text()).max(20).default([]),
   chatSettings: z
-    .record(z.string(), z.union([z.string().max(APP_TEXT_MAX), z.boolean(), z.number()]))
+    .record(storableString(), z.union([storableString().max(APP_TEXT_MAX), z.boolean(), z.number()]))
     .default({}),
   background: text().default(""),
   appBuilderVersion: z.literal(APP_BUILDER_VERSION).default(APP_BUILDER_VERSION),
@@ -156,7 +157,7 @@ export const MAIN_PAGES = ["home", "tools", "chat"] as const;
 
 /** Tool settings (spec 1 §3) and app settings (spec 2 §3), one record per app. */
 export const AppSettings = z.object({
-  aiModel: z.string().min(1).max(200).nullable().default(null),
+  aiModel: storableString().min(1).max(200).nullable().default(null),
   modelTemperature: z.number().min(0).max(2).multipleOf(0.1).default(0.7),
   aiQueryMethod: z.enum(QUERY_METHODS).default("default"),
   dailyUserLimit: z.number().int().min(1).max(100).nullable().default(null),
@@ -164,14 +165,14 @@ export const AppSettings = z.object({
   creditsPerRun: z.number().int().min(0).max(20).default(1),
   isClaimable: z.boolean().default(false),
   isToolTemplate: z.boolean().default(false),
-  templateCategory: z.string().max(TEMPLATE_CATEGORY_MAX).nullable().default(null),
-  templateCategories: z.array(z.string().min(1).max(TEMPLATE_CATEGORY_MAX)).max(50).default([]),
+  templateCategory: storableString().max(TEMPLATE_CATEGORY_MAX).nullable().default(null),
+  templateCategories: z.array(storableString().min(1).max(TEMPLATE_CATEGORY_MAX)).max(50).default([]),
   isProTool: z.boolean().default(false),
   templateImageUrl: imageUrl.nullable().default(null),
   templateDescription: text().default(""),
   userCanEditResults: z.boolean().default(false),
   isSignupEnabled: z.boolean().default(false),
-  customDomain: z.string().max(CUSTOM_DOMAIN_MAX).default(""),
+  customDomain: storableString().max(CUSTOM_DOMAIN_MAX).default(""),
   termsOfServiceLink: url.default(""),
   privacyPolicyLink: url.default(""),
   supportEmail: z.union([z.email().max(254), z.literal("")]).default(""),
@@ -234,14 +235,14 @@ export const PublishBody = z.object({ status: z.enum(["active", "draft"]) });
 
 export const CreateToolBody = z.object({
   title: text().default(""),
-  path: z.string().max(TOOL_PATH_MAX),
+  path: storableString().max(TOOL_PATH_MAX),
 });
 export const SaveToolBody = z.object({
   baseRevision: z.number().int().min(1),
   tool: z
     .object({
       title: text(),
-      path: z.string().max(TOOL_PATH_MAX),
+      path: storableString().max(TOOL_PATH_MAX),
       imageUrl: imageUrl.nullable(),
       status: z.enum(["active", "draft"]),
       content: patchOf(ToolContent),
@@ -251,4 +252,4 @@ export const SaveToolBody = z.object({
 });
 export const ReorderToolsBody = z.object({ toolIds: z.array(z.uuid()).max(FIELDS_HARD_MAX * 4) });
 
-export const ClaimBody = z.object({ claimCode: z.string().min(1).max(200) });
+export const ClaimBody = z.object({ claimCode: storableString().min(1).max(200) });

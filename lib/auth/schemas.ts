@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import {
   APP_ID_MAX,
   CODE_MAX,
@@ -12,7 +13,7 @@ import {
 // Request shapes of the identity and account routes. Semantic checks (a valid email, a strong
 // password) happen in the services so that each failure gets its own catalogue message; every
 // text has a maximum length here, so nothing long is ever hashed or looked up.
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => storableString().max(max);
 const email = text(EMAIL_MAX);
 const password = text(PASSWORD_MAX);
 const newPassword = text(NEW_PASSWORD_MAX);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import { BillingInterval } from "@/lib/plans/schemas";
 
 // Shapes of the payment routes. The upgrade dialog sends lib/plans/schemas.ts' CheckoutBody;
@@ -6,7 +7,7 @@ import { BillingInterval } from "@/lib/plans/schemas";
 
 /** POST /api/billing/checkout */
 export const CheckoutRequest = z.object({
-  planId: z.string().trim().min(1).max(64),
+  planId: storableString().trim().min(1).max(64),
   interval: BillingInterval,
   /** The builder confirmed switching the subscription that runs (prorated). */
   confirmChange: z.boolean().optional(),
@@ -14,11 +15,11 @@ export const CheckoutRequest = z.object({
 export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
 
 /** GET /api/billing/checkout?sale_id= */
-export const SaleQuery = z.object({ sale_id: z.string().trim().min(1).max(255) });
+export const SaleQuery = z.object({ sale_id: storableString().trim().min(1).max(255) });
 
 export const SaleStatus = z.object({
-  saleId: z.string(),
+  saleId: storableString(),
   status: z.enum(["pending", "paid", "failed", "expired"]),
-  plan: z.string(),
+  plan: storableString(),
 });
 export type SaleStatus = z.infer<typeof SaleStatus>;

@@ -47,7 +47,10 @@ export async function magicCreateField(
 ): Promise<MagicCreateResponse> {
   const { ctx, existing } = await editingContext(session, body);
 
-  // The typed name itself may already be refused: no need to ask the model.
+  // The typed name itself may already be refused: no need to ask the model. Nor when it has no
+  // letter or digit of any script (an emoji, invisible marks): no name can come from it.
+  if (!/[\p{L}\p{N}]/u.test(body.input))
+    throw new AppError("BAD_REQUEST", "magicEditNoName", "NO_FIELD_NAME");
   const typed = fieldNameFrom(body.input);
   if (typed) assertNameFree(typed, existing);
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import { CustomField } from "@/lib/apps/schemas";
 import { FIELD_NAME_MAX, MAGIC_EXISTING_NAMES_MAX, MAGIC_INPUT_MAX, MAGIC_PROMPT_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
@@ -10,8 +11,7 @@ import { fillTemplate } from "@/lib/plans/text";
 export const MagicCreateBody = z
   .object({
     /** What the builder typed: a field name, or a few words about the field. */
-    input: z
-      .string()
+    input: storableString()
       .trim()
       .min(1)
       .max(
@@ -20,8 +20,7 @@ export const MagicCreateBody = z
       ),
     magicType: z.literal("field"),
     /** The app's instructions, as context for the model (the editor sends their beginning). */
-    prompt: z
-      .string()
+    prompt: storableString()
       .max(
         MAGIC_PROMPT_MAX,
         fillTemplate(messages.magicPromptTooLong, { max: MAGIC_PROMPT_MAX.toLocaleString("en-US") }),
@@ -32,7 +31,7 @@ export const MagicCreateBody = z
     /** A tool of that app (generated apps): its fields count instead of the app's. */
     toolId: z.uuid().optional(),
     /** Field names the editor holds (unsaved ones included), also kept unique. */
-    existingNames: z.array(z.string().max(FIELD_NAME_MAX)).max(MAGIC_EXISTING_NAMES_MAX).default([]),
+    existingNames: z.array(storableString().max(FIELD_NAME_MAX)).max(MAGIC_EXISTING_NAMES_MAX).default([]),
   })
   .refine((b) => !b.toolId || b.appId, { path: ["toolId"], message: "toolId needs appId" });
 export type MagicCreateBody = z.infer<typeof MagicCreateBody>;

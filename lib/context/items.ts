@@ -14,6 +14,7 @@ import {
 } from "@/db/queries/context";
 import type { App, ContextItem, ContextItemStatus } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
+import { storable } from "@/lib/api/text";
 import { canEditApp, isUuid } from "@/lib/apps/access";
 import type { Session } from "@/lib/auth/session";
 import { queueContextIngest } from "@/lib/jobs/enqueue-context";
@@ -58,7 +59,7 @@ export async function ingestText(
   opts: AddItemOptions = {},
 ): Promise<{ contextItemId: string }> {
   // PostgreSQL text cannot hold NUL; a pasted one carries no meaning anyway.
-  const text = pasted.replaceAll("\u0000", "");
+  const text = storable(pasted);
   if (!text.trim()) throw new AppError("BAD_REQUEST", "contextEnterText", "context/empty-text");
   const size = countCodePoints(text);
   await assertProcessingLeft(app, size);

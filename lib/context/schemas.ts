@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 
 // The payloads of spec 1 §7 "Context data".
 
@@ -17,20 +18,21 @@ const replacing = z.uuid().optional();
 
 export const IngestQuery = ContextAppQuery.extend({ replacing });
 
-// The emptiness check is the service's, so that it answers with the spec's own words.
+// The emptiness check is the service's, so that it answers with the spec's own words. Pasted text
+// is a document, like an uploaded file: a NUL in it is dropped (lib/context/items.ts), not refused.
 export const IngestTextBody = z.object({ context: z.string().optional().default("") });
 
 // The file's name rides in the query, since the body is the file's bytes; its extension says
 // which type the builder chose, and the content must be of that type.
 export const IngestFileQuery = z.object({
   appId: z.uuid(),
-  name: z.string().trim().min(1).max(255).optional(),
+  name: storableString().trim().min(1).max(255).optional(),
   replacing,
 });
 
 export const ContextItemParams = z.object({ id: z.uuid() });
 
-export const RenameContextItemBody = z.object({ name: z.string().trim().min(1).max(200) });
+export const RenameContextItemBody = z.object({ name: storableString().trim().min(1).max(200) });
 
 export const ReplaceDataItemParams = z.object({ appId: z.uuid() });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 
 // The payloads of the connector routes (docs: /work/notes/context-contract.md, spec 1 §7
 // "Context data": ingest/metadata and fetchCarbonTokens).
@@ -11,16 +12,16 @@ export const ConnectorAppQuery = z.object({ appId: z.uuid() });
 export const ConnectorFilesQuery = z.object({
   appId: z.uuid(),
   /** Words of the file names to find; empty: the most recent files. */
-  q: z.string().trim().max(200).optional().default(""),
+  q: storableString().trim().max(200).optional().default(""),
 });
 
-export const AuthorizeQuery = z.object({ token: z.string().max(4000).optional() });
+export const AuthorizeQuery = z.object({ token: storableString().max(4000).optional() });
 
 // The provider sends either a code or an error (the builder refused), always with our state.
 export const CallbackQuery = z.object({
-  code: z.string().max(4000).optional(),
-  state: z.string().max(4000).optional(),
-  error: z.string().max(200).optional(),
+  code: storableString().max(4000).optional(),
+  state: storableString().max(4000).optional(),
+  error: storableString().max(200).optional(),
 });
 
 // An address the item links to: only http(s), so a link in the list can never run a script.
@@ -36,12 +37,12 @@ const HttpUrl = z
     }
   });
 
-const FileName = z.string().trim().min(1).max(200);
-const FileId = z.string().trim().min(1).max(300);
+const FileName = storableString().trim().min(1).max(200);
+const FileId = storableString().trim().min(1).max(300);
 
 export const ConnectorItem = z.discriminatedUnion("source", [
   // The address is checked by the service, to answer with the catalogue's words.
-  z.object({ source: z.literal("web scraper"), url: z.string().max(2000) }),
+  z.object({ source: z.literal("web scraper"), url: storableString().max(2000) }),
   z.object({
     source: z.literal("notion"),
     externalFileId: FileId,

@@ -1,11 +1,21 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import { GUMROAD_TOKEN_MAX } from "@/lib/constants";
+import { messages } from "@/lib/messages";
 
 // Request and answer shapes of the paid memberships routes, shared by the routes, the settings
 // panel, the public app's membership gate and the tests.
 
-const token = z.string().trim().min(1).max(GUMROAD_TOKEN_MAX);
-const productId = z.string().trim().min(1).max(200);
+/**
+ * An access token is sent in an HTTP header: printable ASCII, no spaces. Anything else (a NUL, an
+ * emoji, a pasted line break) could never be one, and a header could not even carry it.
+ */
+const token = storableString()
+  .trim()
+  .min(1)
+  .max(GUMROAD_TOKEN_MAX)
+  .regex(/^[\x21-\x7e]+$/, { message: messages.gumroadTokenMalformed });
+const productId = storableString().trim().min(1).max(200);
 
 /** GET /api/apps/{appId}/payments/products?appId={appId}&accessToken={token} (spec 2 §7). */
 export const ProductsQuery = z.object({
@@ -22,14 +32,18 @@ export const ProductsQuery = z.object({
 export const ConnectBody = z.object({ productId, accessToken: token.optional() });
 export type ConnectBody = z.infer<typeof ConnectBody>;
 
-export const PaymentProduct = z.object({ id: z.string(), name: z.string() });
+export const PaymentProduct = z.object({ id: storableString(), name: storableString() });
 export type PaymentProduct = z.infer<typeof PaymentProduct>;
 
 export const ProductsAnswer = z.object({ products: z.array(PaymentProduct) });
 export type ProductsAnswer = z.infer<typeof ProductsAnswer>;
 
 /** The product end users buy: its Gumroad page is where they buy it. */
-export const MembershipProduct = z.object({ id: z.string(), name: z.string(), url: z.string().nullable() });
+export const MembershipProduct = z.object({
+  id: storableString(),
+  name: storableString(),
+  url: storableString().nullable(),
+});
 export type MembershipProduct = z.infer<typeof MembershipProduct>;
 
 /**

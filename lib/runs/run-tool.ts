@@ -6,6 +6,7 @@ import { reserveModelCall } from "@/lib/ai/model-budget";
 import { runCost } from "@/lib/ai/prices";
 import { defaultModelId, modelEndpoint } from "@/lib/ai/provider";
 import { AppError } from "@/lib/api/errors";
+import { storable } from "@/lib/api/text";
 import { isUuid } from "@/lib/apps/access";
 import type { Session } from "@/lib/auth/session";
 import { RUN_MODEL_RETRIES } from "@/lib/constants";
@@ -326,8 +327,8 @@ class RunRecorder {
     const tokens = this.tokens();
     try {
       await finishRun(this.run.id, {
-        ...e,
-        output: this.output,
+        // The model (and the provider's error) wrote them: a NUL, which PostgreSQL cannot hold, is dropped.
+        ...storable({ ...e, output: this.output }),
         ...tokens,
         ...runCost(this.run.model, tokens),
         durationMs: Date.now() - this.startedAt,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import { FIELD_NAME_MAX, FIELD_OPTIONS_MAX, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -12,8 +13,8 @@ const inputTooLong = fillTemplate(messages.runInputTooLong, {
 
 /** One input value: text (most types), a list of option labels (multiselect), a number (height, weight). */
 export const RunInputValue = z.union([
-  z.string().max(RUN_INPUT_VALUE_MAX, inputTooLong),
-  z.array(z.string().max(RUN_INPUT_VALUE_MAX, inputTooLong)).max(FIELD_OPTIONS_MAX),
+  storableString().max(RUN_INPUT_VALUE_MAX, inputTooLong),
+  z.array(storableString().max(RUN_INPUT_VALUE_MAX, inputTooLong)).max(FIELD_OPTIONS_MAX),
   z.number().finite(),
   z.null(),
 ]);
@@ -24,7 +25,7 @@ export const RunBody = z.object({
   /** A tool of a generated app; omitted (or null) for a single-tool app. */
   toolId: z.uuid().nullish(),
   /** Field name -> value; "input" is the main input. Unknown names are ignored. */
-  inputs: z.record(z.string().max(FIELD_NAME_MAX), RunInputValue).default({}),
+  inputs: z.record(storableString().max(FIELD_NAME_MAX), RunInputValue).default({}),
 });
 export type RunBody = z.infer<typeof RunBody>;
 
@@ -34,13 +35,13 @@ export const RunLimitInfo = z.object({
   limit: z.number().int(),
   used: z.number().int(),
   creditsPerRun: z.number().int(),
-  resetsAt: z.string(),
+  resetsAt: storableString(),
 });
 export type RunLimitInfo = z.infer<typeof RunLimitInfo>;
 
 /** The `finish` part's metadata. */
 export const RunFinishMetadata = z.object({
-  runId: z.string(),
+  runId: storableString(),
   status: z.literal("success"),
   usage: z.object({ promptTokens: z.number().nullable(), completionTokens: z.number().nullable() }),
 });
@@ -52,18 +53,18 @@ export const RunFinishMetadata = z.object({
 export const RunStreamPart = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("start"),
-    messageId: z.string(),
-    messageMetadata: z.object({ runId: z.string() }),
+    messageId: storableString(),
+    messageMetadata: z.object({ runId: storableString() }),
   }),
-  z.object({ type: z.literal("text-start"), id: z.string() }),
-  z.object({ type: z.literal("text-delta"), id: z.string(), delta: z.string() }),
-  z.object({ type: z.literal("text-end"), id: z.string() }),
+  z.object({ type: z.literal("text-start"), id: storableString() }),
+  z.object({ type: z.literal("text-delta"), id: storableString(), delta: storableString() }),
+  z.object({ type: z.literal("text-end"), id: storableString() }),
   z.object({
     type: z.literal("finish"),
-    finishReason: z.string(),
+    finishReason: storableString(),
     messageMetadata: RunFinishMetadata,
   }),
-  z.object({ type: z.literal("error"), errorText: z.string() }),
+  z.object({ type: z.literal("error"), errorText: storableString() }),
 ]);
 export type RunStreamPart = z.infer<typeof RunStreamPart>;
 
@@ -72,5 +73,5 @@ export const RUN_ID_HEADER = "x-run-id";
 
 /** GET and DELETE /api/live_api/user/memories/current?appId= */
 export const MemoriesQuery = z.object({ appId: z.uuid() });
-export const MemoriesResponse = z.object({ memories: z.record(z.string(), RunInputValue) });
+export const MemoriesResponse = z.object({ memories: z.record(storableString(), RunInputValue) });
 export type MemoriesResponse = z.infer<typeof MemoriesResponse>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import { CHAT_MESSAGE_MAX } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -69,8 +70,7 @@ export type ChatAction = z.infer<typeof ChatAction>;
  */
 export const ChatSendBody = z
   .object({
-    text: z
-      .string()
+    text: storableString()
       .trim()
       .min(1)
       .max(

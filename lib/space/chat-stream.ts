@@ -582,6 +582,11 @@ class Answer {
       await failAnswer(this.app, this.messageId, { error, content: this.prose(), usage, ...context });
     } catch (err) {
       logError("space chat: the failed answer could not be stored", { messageId: this.messageId, err });
+      // What it wrote cannot be stored: it still ends now, failed with its cause alone, so the chat
+      // takes the next message at once instead of staying busy until the stale-answer check.
+      await failAnswer(this.app, this.messageId, { error }).catch((err2) =>
+        logError("space chat: the answer could not be failed", { messageId: this.messageId, err: err2 }),
+      );
     }
     this.send({ type: "message-metadata", messageMetadata: this.metadata("failed", { usage, error }) });
     this.send({ type: "error", errorText: messages.chatAssistantFailed });

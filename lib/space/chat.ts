@@ -4,6 +4,7 @@ import { insertEntityRecords, type NewEntityRecord } from "@/db/queries/entity-r
 import { findChatMessage, insertChatMessage, listChatPage, updateChatMessage } from "@/db/queries/space";
 import type { App, ChatMessageStatus } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
+import { storable } from "@/lib/api/text";
 import { assertChatIdle, assertSpaceApp, currentHead, withSpaceLock } from "./commit";
 import type { FileChange, HistoryQuery } from "./schemas";
 import { applyFileChanges } from "./versions";
@@ -109,7 +110,9 @@ export async function saveAnswerProgress(
   messageId: string,
   progress: { content?: string; parts?: unknown[]; actions?: unknown[] } & AnswerContext,
 ): Promise<void> {
-  const m = await updateChatMessage(app.id, messageId, progress, undefined, { onlyStreaming: true });
+  const m = await updateChatMessage(app.id, messageId, storable(progress), undefined, {
+    onlyStreaming: true,
+  });
   if (!m) throw new AppError("CONFLICT", "chatAnswerNotStreaming", "NOT_STREAMING");
 }
 
@@ -140,6 +143,8 @@ export async function finishAnswer(
   answer: FinishedAnswer,
 ): Promise<{ message: ChatMessageView; version: VersionSummary | null }> {
   assertSpaceApp(app);
+  // The model wrote it: what PostgreSQL cannot hold (a NUL) is dropped, in files and records too.
+  answer = storable(answer);
   return withSpaceLock(app.id, async (tx) => {
     const m = await findChatMessage(app.id, messageId, tx);
     if (m?.role !== "assistant") throw new AppError("NOT_FOUND", "chatMessageNotFound");
@@ -197,6 +202,7 @@ export async function failAnswer(
   messageId: string,
   failure: AnswerContext & { error: string; content?: string; usage?: Record<string, unknown> | null },
 ): Promise<ChatMessageView> {
+  failure = storable(failure);
   const m = await updateChatMessage(
     app.id,
     messageId,

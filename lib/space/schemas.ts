@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 import {
   CHAT_HISTORY_PAGE_SIZE,
   RATING_COMMENT_MAX,
@@ -64,10 +65,10 @@ export const RatingBody = z.object({
   messageId: z.uuid(),
   score: z.number().int().min(RATING_MIN).max(RATING_MAX),
   feedback: z
-    .array(z.string().max(100))
+    .array(storableString().max(100))
     .max(RATING_POSITIVE_REASONS.length + RATING_PROBLEM_REASONS.length)
     .default([]),
-  comment: z.string().max(RATING_COMMENT_MAX).nullish(),
+  comment: storableString().max(RATING_COMMENT_MAX).nullish(),
 });
 export type RatingBody = z.infer<typeof RatingBody>;
 
@@ -83,8 +84,8 @@ export const ActivateChatBody = z.object({ isActive: z.boolean() });
 
 // ---- changes to an app's files (the chat actions of spec 2 §3 that write files) ----
 
-const path = z.string().min(1).max(SPACE_PATH_MAX);
-const content = z.string();
+const path = storableString().min(1).max(SPACE_PATH_MAX);
+const content = storableString();
 
 /**
  * add_file / edit_file write a whole file (created when missing); partial_edit replaces parts of
@@ -97,9 +98,9 @@ export const FileChange = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("partial_edit"),
     path,
-    edits: z.array(z.object({ find: z.string().min(1), replace: z.string() })).min(1),
+    edits: z.array(z.object({ find: storableString().min(1), replace: storableString() })).min(1),
   }),
   z.object({ type: z.literal("delete_file"), path }),
-  z.object({ type: z.enum(["add_entity", "edit_entity"]), name: z.string().min(1).max(64), content }),
+  z.object({ type: z.enum(["add_entity", "edit_entity"]), name: storableString().min(1).max(64), content }),
 ]);
 export type FileChange = z.infer<typeof FileChange>;

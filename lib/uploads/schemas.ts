@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableString } from "@/lib/api/text";
 
 // Shapes of the image upload routes, shared by the routes, the client helper and the tests.
 
@@ -20,16 +21,16 @@ export const UploadQuery = z
 export type UploadQuery = z.infer<typeof UploadQuery>;
 
 export const AppParams = z.object({ appId: z.uuid() });
-export const UploadParams = z.object({ appId: z.uuid(), uploadId: z.string() });
+export const UploadParams = z.object({ appId: z.uuid(), uploadId: storableString() });
 /** GET /api/files/{...key} */
-export const FileParams = z.object({ key: z.array(z.string()).min(1) });
+export const FileParams = z.object({ key: z.array(storableString()).min(1) });
 
 /** The answer to an upload: `file_url` is what the app's content stores (spec 2 §7). */
 export const UploadAnswer = z.object({
   id: z.uuid(),
-  file_url: z.string(),
-  key: z.string(),
-  contentType: z.string(),
+  file_url: storableString(),
+  key: storableString(),
+  contentType: storableString(),
   size: z.number().int(),
 });
 export type UploadAnswer = z.infer<typeof UploadAnswer>;

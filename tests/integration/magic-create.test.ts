@@ -224,6 +224,18 @@ describe("POST /api/builder/magicCreate", () => {
     expect(blank.status).toBe(400);
     const tooLong = await create(token, { input: "age", prompt: "é".repeat(MAGIC_PROMPT_MAX + 1) });
     expect(tooLong.status).toBe(400);
+    // A NUL or a lone surrogate cannot be stored anywhere: refused with its own message.
+    for (const input of ["a\u0000ge", "\ud800"]) {
+      const broken = await create(token, { input });
+      expect(broken.status, input).toBe(400);
+      expect(broken.json.error?.code).toBe("INVALID_INPUT");
+    }
+    // Nothing a name could be made of (no letter or digit of any script): the model is not asked.
+    for (const input of ["\u{1F600}", "\u202e\uFEFF", "!!!"]) {
+      const nameless = await create(token, { input });
+      expect(nameless.status, input).toBe(400);
+      expect(nameless.json.error).toEqual({ code: "NO_FIELD_NAME", message: messages.magicEditNoName });
+    }
     expect(server.chats).toHaveLength(0);
 
     // Instructions of the longest allowed length get through.

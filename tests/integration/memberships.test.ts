@@ -192,6 +192,22 @@ describe("builder: products and connect", () => {
     expect(otherApp.status).toBe(400);
   });
 
+  it("a token with a NUL, an emoji, a space or a line break is 400 with its message; Gumroad is not called", async () => {
+    const builder = await createBuilder({ plan: "explorer" });
+    const app = await createPublishedApp(builder.account.accountId);
+    const issues = (a: { json: Answer }) =>
+      (a.json.error as { issues?: { message: string }[] } | undefined)?.issues ?? [];
+    for (const bad of ["abc\u0000def", "abc\u{1F600}def", "abc def", "abc\ndef", "\u00e9t\u00e9"]) {
+      const listed = await products(builder, app.id, bad);
+      expect(listed.status, JSON.stringify(bad)).toBe(400);
+      expect(issues(listed).map((i) => i.message)).toContain(messages.gumroadTokenMalformed);
+      const connected = await connect(builder, app.id, { productId: membership.id, accessToken: bad });
+      expect(connected.status, JSON.stringify(bad)).toBe(400);
+      expect(issues(connected).map((i) => i.message)).toContain(messages.gumroadTokenMalformed);
+    }
+    expect(gumroad.calls).toEqual([]);
+  });
+
   it("lite cannot set up payments (the settings panel is for paid plans)", async () => {
     const lite = await createBuilder();
     const app = await createPublishedApp(lite.account.accountId);

@@ -444,6 +444,35 @@ describe("stop, failure and retry", () => {
     expect(next.status).toBe(200);
   });
 
+  it("a NUL the model writes is dropped before the answer and its file are stored", async () => {
+    const { builder, app } = await spaceOf();
+    server.script('Here\u0000 it is.\n<action type="add_file" path="notes.txt">\na\u0000b\n</action>');
+    const res = await send(app, builder, { text: "A note" });
+    expect(res.status).toBe(200);
+    expect(res.parts.at(-1), JSON.stringify(res.parts)).toMatchObject({ type: "finish" });
+    expect(finishOf(res)!.messageMetadata.status).toBe("complete");
+    const stored = (await findChatMessage(app.id, startOf(res).messageId))!;
+    expect(stored.content).toBe("Here it is.");
+    expect(await currentFiles(app.id)).toEqual({ "notes.txt": "ab\n" });
+  });
+
+  it("an answer that cannot be stored still ends at once: failed, and the chat takes the next message", async () => {
+    const { builder, app } = await spaceOf();
+    // Records nested deeper than JSON can be written back (the driver's JSON.stringify overflows
+    // its stack): neither the answer nor its progress can be stored.
+    const depth = 200_000;
+    server.script(
+      `Adding.\n<action type="insert_entity_records" name="Task">${"[".repeat(depth)}${"]".repeat(depth)}</action>`,
+    );
+    const res = await send(app, builder, { text: "Deep records" });
+    expect(res.status).toBe(200);
+    expect(res.parts.at(-1)).toEqual({ type: "error", errorText: messages.chatAssistantFailed });
+    const stored = (await findChatMessage(app.id, startOf(res).messageId))!;
+    expect(stored.status).toBe("failed");
+    const next = await send(app, builder, { text: "Something simpler" });
+    expect(next.status, JSON.stringify(next.json)).toBe(200);
+  });
+
   it("a failed answer says so, applies nothing, and the retry answers the same message again", async () => {
     const { builder, app } = await spaceOf();
     await send(app, builder, { text: "A home page" });
