@@ -422,6 +422,8 @@ export function useSpaceChat({
     loadingEarlier,
     loadPrevious,
     streaming,
+    /** The ended answer's stored copy is being read back. */
+    settling,
     thinking,
     liveAnswerId,
     busy,
