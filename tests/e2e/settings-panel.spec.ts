@@ -99,7 +99,8 @@ test("a weekly run limit lower than the daily one is refused inline and not save
   await weekly.blur();
   await expect(weekly).toHaveAccessibleDescription(new RegExp(messages.appSettingsWeeklyBelowDaily));
   await expect(weekly).toHaveAttribute("aria-invalid", "true");
-  await page.screenshot({ path: info.outputPath("weekly-below-daily.png"), fullPage: true });
+  await weekly.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: info.outputPath("weekly-below-daily.png") });
   // The daily limit cannot be raised over a weekly one either.
   await weekly.fill("20");
   await expect(page.getByText(messages.appSettingsWeeklyBelowDaily)).toHaveCount(0);
