@@ -99,7 +99,7 @@ test("a weekly run limit lower than the daily one is refused inline and not save
   await weekly.blur();
   await expect(weekly).toHaveAccessibleDescription(new RegExp(messages.appSettingsWeeklyBelowDaily));
   await expect(weekly).toHaveAttribute("aria-invalid", "true");
-  await weekly.scrollIntoViewIfNeeded();
+  await weekly.evaluate((el) => el.scrollIntoView({ block: "center" }));
   await page.screenshot({ path: info.outputPath("weekly-below-daily.png") });
   // The daily limit cannot be raised over a weekly one either.
   await weekly.fill("20");
