@@ -4,7 +4,7 @@ import { messages } from "../../lib/messages";
 import { HomePage } from "./pages/home-page";
 import { LoginPage } from "./pages/login-page";
 import { SettingsPage } from "./pages/settings-page";
-import { createBuilder, disableUser, uniqueEmail } from "./support/db";
+import { createApp, createBuilder, disableUser, uniqueEmail } from "./support/db";
 import { collectHydrationErrors } from "./support/hydration";
 
 test("a wrong password, or an unknown email, shows the same message and stays on /login", async ({
@@ -83,9 +83,12 @@ for (const visitor of [
   { locale: "en-US", timezoneId: "UTC", colorScheme: "light" as const },
   { locale: "de-DE", timezoneId: "Pacific/Auckland", colorScheme: "dark" as const },
 ]) {
-  test(`no hydration mismatch on the sign-in pages (${visitor.locale}, ${visitor.timezoneId}, ${visitor.colorScheme})`, async ({
+  test(`no hydration mismatch on the sign-in pages and a builder's first pages (${visitor.locale}, ${visitor.timezoneId}, ${visitor.colorScheme})`, async ({
     browser,
   }) => {
+    const user = await createBuilder();
+    // An app, so the home page lists one with its relative time.
+    await createApp(user, { header: "Hydration check" });
     const context = await browser.newContext(visitor);
     const page = await context.newPage();
     const errors = collectHydrationErrors(page);
@@ -98,6 +101,13 @@ for (const visitor of [
     await page.getByRole("radio", { name: messages.themeDark }).check();
     await page.reload();
     await page.waitForLoadState("networkidle");
+    // Signed in: the first pages a builder sees, each loaded afresh.
+    await new LoginPage(page).logIn(user.email, user.password);
+    await expect(page).toHaveURL(/\/home$/);
+    for (const path of ["/home", "/settings", "/joinplan"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+    }
     expect(errors).toEqual([]);
     await context.close();
   });
