@@ -359,6 +359,9 @@ export const messages = {
   // Image uploads (our own wording where the spec is silent). "Storage errors shown as-is": the
   // storage service's own text fills storageError; disk failures get the sentences below.
   storageError: "{message}",
+  // A file that is no image: the spec's 'Failed to upload image' and why.
+  uploadNotAnImage:
+    "Failed to upload image: only image files are accepted (PNG, JPEG, GIF, WebP, AVIF, ICO, BMP or SVG)",
   storageFull: "The file storage is full",
   storageDenied: "The file storage refused access",
   storageUnreachable: "The file storage cannot be reached, try again later",
@@ -879,6 +882,11 @@ export const messages = {
   brandingButtonBackground: "Button background colour",
   brandingColorPicker: "{label}: colour picker",
   brandingColorInvalid: "Enter a colour as #RRGGBB, for example #7BDCB5",
+  // A text colour too close to what it is read on: the public page shows black or white instead.
+  brandingColorReplacedOnBackground:
+    "This colour is hard to read on the background, so the public page shows {color} instead.",
+  brandingColorReplacedOnButton:
+    "This colour is hard to read on the button, so the public page shows {color} instead.",
   brandingWatermark: "Hide the watermark",
   brandingWatermarkHidden: "hidden",
   brandingWatermarkShown: "shown",
@@ -907,6 +915,7 @@ export const messages = {
   appSettingsNoLimit: "No limit",
   appSettingsLimitHint: "1 to 100. Leave empty for no limit.",
   appSettingsLimitInvalid: "Enter a whole number from 1 to 100, or leave it empty",
+  appSettingsWeeklyBelowDaily: "The weekly limit can't be lower than the daily limit",
   appSettingsCredits: "Credits per run",
   appSettingsCreditsHint: "0 to 20.",
   appSettingsCreditsInvalid: "Enter a whole number from 0 to 20",
@@ -1122,6 +1131,8 @@ export const messages = {
   chatDiscussBadge: "Discussed, no changes",
   chatAnswerStreaming: "Writing the answer...",
   chatAnswerDone: "The assistant answered.",
+  chatAnswerFailedAnnounce: "The answer failed.",
+  chatAnswerStoppedAnnounce: "The answer was stopped.",
   chatAnswerStopped: "Stopped",
   chatTruncatedNote: "The answer was cut off because it was too long.",
   chatCopyMessage: "Copy message",
@@ -1142,9 +1153,9 @@ export const messages = {
   chatRevertFailed: "Failed to revert to this version",
   chatReverted: "Reverted: the later messages were removed",
   chatPreviewHint: "Preview this version",
-  chatVersionLine: "Version {id}",
   chatVersionChanges: "{added} added, {modified} changed, {deleted} deleted",
-  chatUsageSummary: "{total} tokens ({prompt} in, {completion} out) · {cost} · {model} · {finish}",
+  // Followed by the model and the finish reason, when known.
+  chatUsageTokens: "{total} tokens ({prompt} in, {completion} out) · {cost}",
   chatUsageCostUnknown: "cost unknown",
   chatFilesUsed: "Files used",
   chatFilesUsedCount: "Files used ({n})",

@@ -49,6 +49,36 @@ export function readableOn(foreground: string, background: string, min = 4.5): s
   return isDarkColor(background) ? "#FFFFFF" : "#000000";
 }
 
+/** The colours a style sets: a background, and texts on it and on the buttons. */
+type StyleColors = {
+  background: string;
+  headerTextColor: string;
+  subheaderTextColor: string;
+  buttonTextColor: string;
+  buttonBackgroundColor: string;
+};
+
+/** Each builder-chosen text colour and what it is read on (a button's text on the button). */
+export const TEXT_COLOR_GROUNDS = {
+  headerTextColor: "background",
+  subheaderTextColor: "background",
+  buttonTextColor: "buttonBackgroundColor",
+} as const satisfies Record<string, keyof StyleColors>;
+export type TextColorKey = keyof typeof TEXT_COLOR_GROUNDS;
+
+/**
+ * The text colours the public page really shows (readableOn each on its ground). The editor
+ * compares them with the chosen ones to tell the builder of a colour that was replaced.
+ */
+export function shownTextColors(style: StyleColors): Record<TextColorKey, string> {
+  const on = (key: TextColorKey) => readableOn(style[key], style[TEXT_COLOR_GROUNDS[key]]);
+  return {
+    headerTextColor: on("headerTextColor"),
+    subheaderTextColor: on("subheaderTextColor"),
+    buttonTextColor: on("buttonTextColor"),
+  };
+}
+
 /** "#RRGGBB" with an alpha, as rgba(); the fallback when the colour does not parse. */
 export function withAlpha(hex: string, alpha: number, fallback = "transparent"): string {
   const c = parseHex(hex);

@@ -7,7 +7,7 @@ import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { cn } from "@/lib/utils";
 import { AppLink } from "./app-link";
-import { contrastRatio, isDarkColor, readableOn, withAlpha } from "./colors";
+import { contrastRatio, isDarkColor, shownTextColors, withAlpha } from "./colors";
 import { type PublicRunConfig, PublicTool } from "./public-tool";
 import { cssUrl } from "./safe-url";
 
@@ -87,9 +87,11 @@ export function PublicAppView(props: PublicAppViewProps) {
   const page = props.page ?? "main";
   const dark = isDarkColor(style.background);
   const background = style.background;
-  const headerColor = readableOn(style.headerTextColor, background);
-  const subColor = readableOn(style.subheaderTextColor, background);
-  const buttonColor = readableOn(style.buttonTextColor, style.buttonBackgroundColor);
+  // The editor's branding panel names the colours replaced here (shownTextColors, both places).
+  const shown = shownTextColors(style);
+  const headerColor = shown.headerTextColor;
+  const subColor = shown.subheaderTextColor;
+  const buttonColor = shown.buttonTextColor;
   const scheme = dark ? SCHEMES.dark : SCHEMES.light;
   const surface = scheme["--background"];
   // A button the colour of the card would vanish into it: give it an edge.

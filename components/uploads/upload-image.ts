@@ -23,11 +23,15 @@ export class UploadError extends Error {
 
 /**
  * The message of a file refused before it is sent, or null: the server checks the same again,
- * by content (a PNG named .txt passes there; here a declared non-image type is refused at once).
+ * by content (a PNG named .txt passes there; here a declared non-image type is refused at once,
+ * saying which files are accepted: `notAnImage`).
  */
-export function checkImageFile(file: { size: number; type: string }): string | null {
+export function checkImageFile(
+  file: { size: number; type: string },
+  notAnImage: string = messages.uploadNotAnImage,
+): string | null {
   if (file.size >= IMAGE_MAX_BYTES) return messages.fileTooLarge;
-  if (file.type && !file.type.startsWith("image/")) return messages.uploadFailed;
+  if (file.type && !file.type.startsWith("image/")) return notAnImage;
   return null;
 }
 

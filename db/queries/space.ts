@@ -313,7 +313,8 @@ export async function updateChatMessage(
   return row;
 }
 
-export type ChatMessageWithRating = ChatMessage & { rating: Rating | null };
+/** A message with its rating and the number of its version ("Version N", as the Versions dialog says). */
+export type ChatMessageWithRating = ChatMessage & { rating: Rating | null; versionNumber: number | null };
 
 /**
  * A page of the conversation, newest first: the `limit` messages before `beforeSeq` (the newest
@@ -326,9 +327,10 @@ export async function listChatPage(
   ex: Executor = db(),
 ): Promise<ChatMessageWithRating[]> {
   const rows = await ex
-    .select({ message: chatMessages, rating: ratings })
+    .select({ message: chatMessages, rating: ratings, versionNumber: versions.number })
     .from(chatMessages)
     .leftJoin(ratings, eq(ratings.messageId, chatMessages.id))
+    .leftJoin(versions, eq(versions.id, chatMessages.versionId))
     .where(
       and(
         eq(chatMessages.appId, appId),
@@ -338,7 +340,7 @@ export async function listChatPage(
     )
     .orderBy(desc(chatMessages.seq))
     .limit(limit);
-  return rows.map((r) => ({ ...r.message, rating: r.rating }));
+  return rows.map((r) => ({ ...r.message, rating: r.rating, versionNumber: r.versionNumber }));
 }
 
 /** The messages after `seq` still in the conversation. */

@@ -6,6 +6,7 @@ import type { Session } from "@/lib/auth/session";
 import { messages } from "@/lib/messages";
 import { loadSettings, loadStyle, ownerCapabilities } from "./editor-app";
 import { checkCategoryName } from "./field-rules";
+import { weeklyBelowDaily } from "./run-limits";
 import { ruleFailure } from "./save-app";
 import { AppSettings, AppStyle } from "./schemas";
 import { ADMIN_ONLY_SETTING_LABELS, isAdminOnlySetting } from "./setting-roles";
@@ -87,6 +88,9 @@ function checkSettings(app: App, s: AppSettings, edits: (keyof AppSettings)[]) {
     (app.status !== "active" || !s.customDomain.trim())
   ) {
     throw new AppError("BAD_REQUEST", "signupNeedsPublishAndDomain", "RULE");
+  }
+  if ((edits.includes("dailyUserLimit") || edits.includes("weeklyUserLimit")) && weeklyBelowDaily(s)) {
+    throw new AppError("BAD_REQUEST", "appSettingsWeeklyBelowDaily", "RULE");
   }
   // "Paid memberships need signup enabled."
   if (s.isPaidMembershipsEnabled && !s.isSignupEnabled) {

@@ -61,7 +61,8 @@ export async function uploadRunPhoto({
 
   const bytes = await readBodyCapped(req, BODY_CAPS.image, "fileTooLarge");
   const type = detectImageType(bytes);
-  if (!type) throw new AppError("BAD_REQUEST", "uploadFailed", "upload/not-an-image");
+  // No image at all: the same words as for an image of another type, naming the ones a photo may be.
+  if (!type) throw new AppError("BAD_REQUEST", "runPhotoType", "upload/not-an-image");
   if (!(RUN_PHOTO_TYPES as readonly string[]).includes(type.mime)) {
     throw new AppError("BAD_REQUEST", "runPhotoType", "upload/unsupported-type");
   }

@@ -30,7 +30,10 @@ export async function listChatHistory(app: App, query: HistoryQuery): Promise<Hi
   }
   const rows = await listChatPage(app.id, beforeSeq, query.limit + 1);
   const page = rows.slice(0, query.limit).reverse();
-  return { messages: page.map((m) => chatMessageView(m, m.rating)), hasMore: rows.length > query.limit };
+  return {
+    messages: page.map((m) => chatMessageView(m, m.rating, m.versionNumber)),
+    hasMore: rows.length > query.limit,
+  };
 }
 
 export type NewUserMessage = {
@@ -187,7 +190,7 @@ export async function finishAnswer(
       tx,
     ))!;
     return {
-      message: chatMessageView(updated),
+      message: chatMessageView(updated, null, version?.number ?? null),
       version: version ? versionSummary(version, version.id) : null,
     };
   });

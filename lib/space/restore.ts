@@ -164,7 +164,10 @@ async function systemChange(
     always: true,
   }))!;
   const annotated = (await updateChatMessage(appId, message.id, { versionId: version.id }, tx))!;
-  return { messages: [chatMessageView(annotated)], version: versionSummary(version, version.id) };
+  return {
+    messages: [chatMessageView(annotated, null, version.number)],
+    version: versionSummary(version, version.id),
+  };
 }
 
 export type RevertAnswer = { removedMessageIds: string[]; version: VersionSummary };

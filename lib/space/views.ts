@@ -59,6 +59,8 @@ export type SystemActionInfo = {
  */
 export type MessageAnnotation = {
   versionId: string | null;
+  /** The number of that version, as the Versions dialog names it ("Version N"). */
+  versionNumber: number | null;
   status: ChatMessageStatus;
   usage: Record<string, unknown> | null;
   rating: RatingView | null;
@@ -90,7 +92,11 @@ export function ratingView(r: Rating | null): RatingView | null {
     : null;
 }
 
-export function chatMessageView(m: ChatMessage, rating: Rating | null = null): ChatMessageView {
+export function chatMessageView(
+  m: ChatMessage,
+  rating: Rating | null = null,
+  versionNumber: number | null = null,
+): ChatMessageView {
   return {
     id: m.id,
     role: m.role,
@@ -104,6 +110,7 @@ export function chatMessageView(m: ChatMessage, rating: Rating | null = null): C
     annotations: [
       {
         versionId: m.versionId,
+        versionNumber: m.versionId ? versionNumber : null,
         status: m.status,
         usage: m.usage ?? null,
         rating: ratingView(rating),

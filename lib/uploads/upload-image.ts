@@ -58,7 +58,7 @@ export async function uploadImage(app: App, query: UploadQuery, bytes: Uint8Arra
   // The route's body cap refuses these first; this keeps the rule true for any other caller.
   if (bytes.byteLength >= IMAGE_MAX_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "fileTooLarge");
   const type = detectImageType(bytes);
-  if (!type) throw new AppError("BAD_REQUEST", "uploadFailed", "upload/not-an-image");
+  if (!type) throw new AppError("BAD_REQUEST", "uploadNotAnImage", "upload/not-an-image");
   if (query.toolId && !(await findTool(app.id, query.toolId)))
     throw new AppError("NOT_FOUND", "toolNotFound");
 

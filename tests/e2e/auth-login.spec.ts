@@ -4,7 +4,8 @@ import { messages } from "../../lib/messages";
 import { HomePage } from "./pages/home-page";
 import { LoginPage } from "./pages/login-page";
 import { SettingsPage } from "./pages/settings-page";
-import { createBuilder, disableUser, uniqueEmail } from "./support/db";
+import { createApp, createBuilder, disableUser, uniqueEmail } from "./support/db";
+import { collectHydrationErrors } from "./support/hydration";
 
 test("a wrong password, or an unknown email, shows the same message and stays on /login", async ({
   page,
@@ -73,5 +74,41 @@ for (const target of ["//evil.com", "https://evil.com/login", "/\\evil.com", "ja
     await login.logIn(user.email, user.password);
     await expect(page).toHaveURL(`${baseURL}/home`);
     await expect(new HomePage(page).heading).toBeVisible();
+  });
+}
+
+// The sign-in pages render the same HTML on the server and in the browser, whatever the
+// visitor's time zone, language or colour scheme: no hydration mismatch in the console.
+for (const visitor of [
+  { locale: "en-US", timezoneId: "UTC", colorScheme: "light" as const },
+  { locale: "de-DE", timezoneId: "Pacific/Auckland", colorScheme: "dark" as const },
+]) {
+  test(`no hydration mismatch on the sign-in pages and a builder's first pages (${visitor.locale}, ${visitor.timezoneId}, ${visitor.colorScheme})`, async ({
+    browser,
+  }) => {
+    const user = await createBuilder();
+    // An app, so the home page lists one with its relative time.
+    await createApp(user, { header: "Hydration check" });
+    const context = await browser.newContext(visitor);
+    const page = await context.newPage();
+    const errors = collectHydrationErrors(page);
+    for (const path of ["/login", "/login?redirectTo=%2Fhome", "/signup", "/"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+    }
+    // A theme chosen and remembered, then the page loaded again.
+    await page.goto("/login");
+    await page.getByRole("radio", { name: messages.themeDark }).check();
+    await page.reload();
+    await page.waitForLoadState("networkidle");
+    // Signed in: the first pages a builder sees, each loaded afresh.
+    await new LoginPage(page).logIn(user.email, user.password);
+    await expect(page).toHaveURL(/\/home$/);
+    for (const path of ["/home", "/settings", "/joinplan"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+    }
+    expect(errors).toEqual([]);
+    await context.close();
   });
 }

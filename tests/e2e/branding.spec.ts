@@ -90,14 +90,16 @@ test("upload a logo with its progress, pick Colorful, publish: a visitor sees bo
   await visitor.context().close();
 });
 
-test("a text file named .png is refused with the spec's message, and nothing changes", async ({ page }) => {
+test("a text file named .png is refused with the spec's message and the reason, and nothing changes", async ({
+  page,
+}) => {
   const { appId, editor, logo } = await openBranding(page);
   await chooseFile(page, logo, {
     name: "notes.png",
     mimeType: "image/png",
     buffer: Buffer.from("These are my notes, not a picture.\n"),
   });
-  await expect(logo.getByRole("alert")).toHaveText(messages.uploadFailed);
+  await expect(logo.getByRole("alert")).toHaveText(messages.uploadNotAnImage);
   await expect(logo.getByRole("img", { name: messages.imageNone })).toBeVisible();
   await expect(editor.indicator).toHaveText(messages.publishNotPublished);
   expect((await readApp(appId))?.style?.logoUrl ?? null).toBeNull();
@@ -118,4 +120,30 @@ test("a text file named .png is refused with the spec's message, and nothing cha
   expect((await page.request.get(src!)).status()).toBe(404);
   await editor.expectSaved();
   expect((await readApp(appId))?.style?.logoUrl ?? null).toBeNull();
+});
+
+test("a button text colour that would not read on the button is named in the panel, with the colour the page shows", async ({
+  page,
+}, info) => {
+  await openBranding(page);
+  const preview = page.getByTestId("editor-preview").locator("[data-public-app]");
+  const runButton = preview.getByRole("button", { name: messages.publicRun });
+  // The default button is black with white text: nothing to say.
+  const buttonText = page.getByLabel(messages.brandingButtonText, { exact: true });
+  await expect(buttonText).toHaveValue("#FFFFFF");
+  const note = page.getByTestId("color-replaced-buttonTextColor");
+  await expect(note).toHaveCount(0);
+
+  // Near-black text on the black button: the page shows white instead, and the panel says so.
+  await buttonText.fill("#111111");
+  const said = messages.brandingColorReplacedOnButton.replace("{color}", "#FFFFFF");
+  await expect(note).toHaveText(said);
+  await expect(buttonText).toHaveAccessibleDescription(said);
+  await expect(runButton).toHaveCSS("color", "rgb(255, 255, 255)");
+  await page.screenshot({ path: info.outputPath("branding-color-replaced.png"), fullPage: true });
+
+  // A colour that reads on the button is kept, and the note goes.
+  await buttonText.fill("#FDE68A");
+  await expect(note).toHaveCount(0);
+  await expect(runButton).toHaveCSS("color", "rgb(253, 230, 138)");
 });

@@ -165,14 +165,14 @@ test("on a dark app at desktop size: a file that is no image is refused in the f
   // Not an image: refused before it is sent, in the field's error slot.
   await choosePhoto(page, { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
   const group = page.getByRole("group", { name: PHOTO_LABEL });
-  await expect(group.getByRole("alert")).toHaveText(messages.uploadFailed);
+  await expect(group.getByRole("alert")).toHaveText(messages.runPhotoType);
   // A file that says it is a PNG but is not one: the server decides by its bytes.
   await choosePhoto(page, {
     name: "fake.png",
     mimeType: "image/png",
     buffer: Buffer.from("not really a png"),
   });
-  await expect(group.getByRole("alert")).toHaveText(messages.uploadFailed);
+  await expect(group.getByRole("alert")).toHaveText(messages.runPhotoType);
   await expectNoA11yViolations(page, "photo field, refused (dark)");
   await page.screenshot({ path: info.outputPath("photo-refused-dark.png"), fullPage: true });
 

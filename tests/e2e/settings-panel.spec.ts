@@ -78,3 +78,36 @@ test("a paid builder sets a daily run limit; Done waits for the save, then close
   await editor.openPanel(messages.editorMenuToolSettings, messages.appSettingsToolTitle);
   await expect(daily).toHaveValue("5");
 });
+
+test("a weekly run limit lower than the daily one is refused inline and not saved", async ({
+  page,
+}, info) => {
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { header: header() });
+  await logInAsBuilder(page, builder);
+  const editor = new EditorPage(page, appId);
+  await editor.goto();
+  await editor.openPanel(messages.editorMenuToolSettings, messages.appSettingsToolTitle);
+
+  const daily = page.getByLabel(messages.appSettingsDailyLimit, { exact: true });
+  const weekly = page.getByLabel(messages.appSettingsWeeklyLimit, { exact: true });
+  await daily.fill("10");
+  await expect
+    .poll(async () => (await readApp(appId))?.settings?.dailyUserLimit, { timeout: 15_000 })
+    .toBe(10);
+  await weekly.fill("5");
+  await weekly.blur();
+  await expect(weekly).toHaveAccessibleDescription(new RegExp(messages.appSettingsWeeklyBelowDaily));
+  await expect(weekly).toHaveAttribute("aria-invalid", "true");
+  await weekly.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  await page.screenshot({ path: info.outputPath("weekly-below-daily.png") });
+  // The daily limit cannot be raised over a weekly one either.
+  await weekly.fill("20");
+  await expect(page.getByText(messages.appSettingsWeeklyBelowDaily)).toHaveCount(0);
+  await daily.fill("30");
+  await expect(daily).toHaveAccessibleDescription(new RegExp(messages.appSettingsWeeklyBelowDaily));
+  await daily.fill("15");
+  await expect
+    .poll(async () => (await readApp(appId))?.settings, { timeout: 15_000 })
+    .toMatchObject({ dailyUserLimit: 15, weeklyUserLimit: 20 });
+});

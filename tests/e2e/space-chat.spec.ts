@@ -59,6 +59,10 @@ async function insertFiller(appId: string, n: number): Promise<void> {
 const expectNoViolations = (page: Page, where: string) =>
   expectNoA11yViolations(page, where, undefined, SPACE_PREVIEW_FRAME);
 
+/** The chat's status line (read to screen readers) saying exactly this. */
+const announced = (page: Page, text: string) =>
+  page.getByRole("status").filter({ hasText: new RegExp(`^${text.replace(/[.?]/g, "\\$&")}$`) });
+
 const restoredPrefix = messages.restoreMessageContent.split("{date}")[0]!;
 const undonePrefix = messages.undoRestoreMessageContent.split("{date}")[0]!;
 
@@ -211,7 +215,7 @@ test("the conversation: pages of history, ?messageId= with preview=true, the pre
 test("ask for a page and watch it stream into the preview, change it, stop one, keep going after a cut, retry a failure, discuss, reload", async ({
   page,
   context,
-}) => {
+}, info) => {
   test.setTimeout(300_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const builder = await createBuilder({ plan: "moon", isAdmin: true });
@@ -261,9 +265,12 @@ test("ask for a page and watch it stream into the preview, change it, stop one, 
   expect(states.slice(0, 2)).toEqual(["streaming", "complete"]);
   await expect(chat.stop).toHaveCount(0);
   await chat.expectPreviewHeading(pageText);
-  // Admin extras: the token usage summary, the version id line, the copy-message button.
+  // Admin extras: the token usage summary, the version line, the copy-message button.
   await expect(firstAnswer.getByTestId("message-usage")).toContainText("tokens");
-  await expect(firstAnswer.getByTestId("message-version-line")).toBeVisible();
+  await expect(firstAnswer.getByTestId("message-usage")).not.toContainText("?");
+  // The version named as the Versions dialog names it, never by its id.
+  await expect(firstAnswer.getByTestId("message-version-line")).toHaveText(/^Version \d+$/);
+  await expect(announced(page, messages.chatAnswerDone)).toBeAttached();
   await chat.button(firstAnswer, messages.chatCopyMessage).click();
   await expect(chat.button(firstAnswer, messages.chatCopied)).toBeVisible();
   await expect(chat.button(firstAnswer, messages.chatCopyMessage)).toBeVisible({ timeout: 5_000 });
@@ -288,6 +295,9 @@ test("ask for a page and watch it stream into the preview, change it, stop one, 
   await chat.stop.click();
   await expect(stopped).toHaveAttribute("data-status", "incomplete", { timeout: 30_000 });
   await expect(stopped).toContainText(messages.chatAnswerStopped);
+  // No token line of question marks, and the status line says what happened.
+  await expect(announced(page, messages.chatAnswerStoppedAnnounce)).toBeAttached();
+  await expect(stopped.getByTestId("message-usage")).toHaveCount(0);
   await expect(stopped.locator("[data-action-status]")).toHaveAttribute("data-action-status", "incomplete");
   await chat.expectPreviewHeading(changeText);
 
@@ -306,6 +316,9 @@ test("ask for a page and watch it stream into the preview, change it, stop one, 
   const failed = await chat.newAnswer(() => chat.ask("Please fail this time"));
   await expect(failed).toHaveAttribute("data-status", "failed", { timeout: 60_000 });
   await expect(failed).toContainText(messages.chatAssistantFailed);
+  await expect(announced(page, messages.chatAnswerFailedAnnounce)).toBeAttached();
+  await expect(failed.getByTestId("message-usage")).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath("chat-failed-answer.png"), fullPage: true });
   await failed.getByRole("button", { name: messages.chatErrorDetails }).click();
   await expect(failed.getByTestId("chat-error-card").locator("p").last()).not.toBeEmpty();
   const failedId = (await failed.getAttribute("data-message-id"))!;

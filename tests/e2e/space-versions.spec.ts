@@ -372,3 +372,24 @@ test("the file history dialog's errors: the history or the code fails to load an
   await historyOf("pages/About.jsx").click();
   await expect(historyDialog(page, "About.jsx").getByText(messages.fileHistoryNoneFound)).toBeVisible();
 });
+
+test("the chat names each answer's version as the Versions dialog does: Version N, not its id", async ({
+  page,
+}) => {
+  const builder = await createBuilder({ plan: "moon", isAdmin: true });
+  const { appId } = await createApp(builder, { type: "space", header: `Wiki ${tag()}` });
+  const seeded = await seedVersions(appId, builder.accountId!, 3, 3);
+  await logInAsBuilder(page, builder);
+  const chat = new SpaceChatPage(page, appId);
+  await chat.goto();
+  for (const [i, answerId] of seeded.answerIds.entries()) {
+    const line = chat.message(answerId).getByTestId("message-version-line");
+    await expect(line).toHaveText(fillTemplate(messages.versionsNumber, { n: i + 1 }), { timeout: 20_000 });
+    await expect(line).not.toContainText(seeded.versionIds[i]!);
+  }
+  const versions = new VersionsDialog(page);
+  await versions.opener.click();
+  await expect(
+    versions.row(2).getByRole("heading", { name: fillTemplate(messages.versionsNumber, { n: 2 }) }),
+  ).toBeVisible();
+});

@@ -373,6 +373,32 @@ describe("style and settings are records of their own", () => {
     expect((await saveSettings(admin, appId, { modelTemperature: 2.1 })).status).toBe(400);
   });
 
+  it("refuses a weekly run limit lower than the daily one, set together or one after the other", async () => {
+    const appId = await createApp(explorer);
+    const together = await saveSettings(explorer, appId, { dailyUserLimit: 10, weeklyUserLimit: 5 });
+    expect(together.status).toBe(400);
+    expect(together.json.error?.message).toBe(messages.appSettingsWeeklyBelowDaily);
+
+    expect((await saveSettings(explorer, appId, { dailyUserLimit: 10 })).status).toBe(200);
+    const weekly = await saveSettings(explorer, appId, { weeklyUserLimit: 9 });
+    expect(weekly.status).toBe(400);
+    expect(weekly.json.error?.message).toBe(messages.appSettingsWeeklyBelowDaily);
+    expect((await saveSettings(explorer, appId, { weeklyUserLimit: 10 })).status).toBe(200);
+    // Raising the daily limit over the weekly one is the same slip.
+    expect((await saveSettings(explorer, appId, { dailyUserLimit: 11 })).status).toBe(400);
+    // Either one unset: no conflict.
+    expect((await saveSettings(explorer, appId, { weeklyUserLimit: null, dailyUserLimit: 50 })).status).toBe(
+      200,
+    );
+    const { settings } = (await getApp(explorer, appId)).json as unknown as {
+      settings: { appSettings: Record<string, unknown> };
+    };
+    expect(settings.appSettings).toMatchObject({
+      dailyUserLimit: 50,
+      weeklyUserLimit: null,
+    });
+  });
+
   it("generated-app settings are for moon and above", async () => {
     const onExplorer = await createApp(explorer, "generated");
     const res = await saveSettings(explorer, onExplorer, { dailyUserLimit: 5 });

@@ -131,7 +131,7 @@ describe("POST /api/apps/{appId}/run/photos: the upload", () => {
     for (const bytes of Object.values(NOT_IMAGES)) {
       const res = await uploadPhoto(app.id, bytes);
       expect(res.status).toBe(400);
-      expect(res.json).toEqual(error("upload/not-an-image", messages.uploadFailed));
+      expect(res.json).toEqual(error("upload/not-an-image", messages.runPhotoType));
     }
     const rows = await db()
       .select()

@@ -207,6 +207,10 @@ describe("POST /api/apps/{appId}/chat: an answer that writes the app", () => {
     ]);
     expect(msgs[1]!.parts.filter((p) => (p as { type: string }).type === "data-action")).toHaveLength(2);
     expect(msgs[1]!.annotations[0].versionId).toBe(version.id);
+    // Named as the Versions dialog names it: by its number, not its id.
+    expect(msgs[1]!.annotations[0].versionNumber).toBe((version.data as { number: number }).number);
+    expect(msgs[1]!.annotations[0].versionNumber).toBe(1);
+    expect(msgs[0]!.annotations[0].versionNumber).toBeNull();
     const [row] = await db().select().from(versions).where(eq(versions.id, version.id));
     expect(row).toMatchObject({ kind: "chat", messageId: answerId, userRequest: "A page to track my tasks" });
     expect(row!.metadata).toMatchObject({ added: 2, modified: 0, deleted: 0 });

@@ -101,8 +101,9 @@ describe("POST /api/apps/{appId}/uploads: what is an image is decided by its byt
         "content-disposition": 'attachment; filename="icon.png"',
       });
       expect(res.status).toBe(400);
-      expect(res.json).toEqual(error("upload/not-an-image", messages.uploadFailed));
-      expect(messages.uploadFailed).toBe("Failed to upload image");
+      // The spec's words, and why: a builder must learn that only images are taken.
+      expect(res.json).toEqual(error("upload/not-an-image", messages.uploadNotAnImage));
+      expect(messages.uploadNotAnImage).toMatch(/^Failed to upload image: only image files are accepted/);
       expect(await listAppUploadKeys(appId)).toEqual(before);
     },
   );

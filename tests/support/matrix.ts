@@ -559,7 +559,7 @@ export const rows: Row[] = [
     expect: ownerOfAppA(400),
     check: (res, actor) => {
       if (actor === "builderA" || actor === "admin")
-        expect((res.json as { error: { message: string } }).error.message).toBe(messages.uploadFailed);
+        expect((res.json as { error: { message: string } }).error.message).toBe(messages.uploadNotAnImage);
     },
   },
   {

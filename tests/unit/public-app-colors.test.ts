@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { contrastRatio, isDarkColor, readableOn, withAlpha } from "@/components/public-app/colors";
+import {
+  contrastRatio,
+  isDarkColor,
+  readableOn,
+  shownTextColors,
+  TEXT_COLOR_GROUNDS,
+  withAlpha,
+} from "@/components/public-app/colors";
 import { cssUrl } from "@/components/public-app/safe-url";
 import { safeHref, safeImageSrc } from "@/lib/apps/safe-link";
 
@@ -42,5 +49,35 @@ describe("builder-entered addresses", () => {
 
   it("quotes a CSS url() so an address cannot close it", () => {
     expect(cssUrl('/a")b')).toBe('url("/a\\22 )b")');
+  });
+});
+
+describe("shownTextColors (the public page's text colours, named in the editor)", () => {
+  const style = {
+    background: "#FFFFFF",
+    headerTextColor: "#123456",
+    subheaderTextColor: "#F4F4F5",
+    buttonTextColor: "#FFFFFF",
+    buttonBackgroundColor: "#000000",
+  };
+
+  it("keeps every colour that reads on its ground", () => {
+    expect(shownTextColors({ ...style, subheaderTextColor: "#555555" })).toEqual({
+      headerTextColor: "#123456",
+      subheaderTextColor: "#555555",
+      buttonTextColor: "#FFFFFF",
+    });
+  });
+
+  it("replaces a text colour too close to the background, and a button text too close to the button", () => {
+    // A pale grey on white; white text on a pale yellow button.
+    expect(shownTextColors({ ...style, buttonBackgroundColor: "#FDE68A" })).toEqual({
+      headerTextColor: "#123456",
+      subheaderTextColor: "#000000",
+      buttonTextColor: "#000000",
+    });
+    // A button's text is read on the button, not on the page: dark on a dark button is replaced.
+    expect(shownTextColors({ ...style, buttonTextColor: "#111111" }).buttonTextColor).toBe("#FFFFFF");
+    expect(TEXT_COLOR_GROUNDS.buttonTextColor).toBe("buttonBackgroundColor");
   });
 });

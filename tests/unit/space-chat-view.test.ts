@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { answerEndAnnouncement, lastAnswerStatus, usageLine } from "@/components/space/chat/answer-status";
 import { contextCoverageOf, contextFilesOf } from "@/components/space/chat/context-files-dialog";
 import {
   actionStatus,
@@ -14,6 +15,7 @@ import {
 import { fixRequest } from "@/components/space/chat/issues-panel";
 import { initialIssues, issueKey, issuesReducer, visibleIssues } from "@/components/space/chat/issues-state";
 import { liveView, refusalOf, type SpaceUIMessage } from "@/components/space/chat/live-message";
+import { messages } from "@/lib/messages";
 import { promptContext, selectPromptFiles } from "@/lib/space/assistant-prompt";
 import type { PreviewIssue } from "@/lib/space/preview/types";
 import type { ChatMessageView, MessageAnnotation } from "@/lib/space/views";
@@ -44,6 +46,7 @@ function msg(
     annotations: [
       {
         versionId: null,
+        versionNumber: null,
         status: "complete",
         usage: null,
         rating: null,
@@ -187,7 +190,16 @@ describe("the streamed answer", () => {
     expect(view.id).toBe("srv-a");
     expect(view.content).toBe("Here.");
     expect(view.actions).toEqual([action]);
-    expect(view.annotations[0]).toMatchObject({ versionId: "v9", status: "complete" });
+    expect(view.annotations[0]).toMatchObject({ versionId: "v9", versionNumber: null, status: "complete" });
+    // The stream's data-version names the version's number too, for "Version N".
+    const withVersion: SpaceUIMessage = {
+      ...answer,
+      parts: [...answer.parts, { type: "data-version", id: "v9", data: { id: "v9", number: 4 } }],
+    };
+    expect(liveView(withVersion, answer.metadata, "").annotations[0]).toMatchObject({
+      versionId: "v9",
+      versionNumber: 4,
+    });
     const question: SpaceUIMessage = { id: "client-0", role: "user", parts: [{ type: "text", text: "Hi" }] };
     expect(liveView(question, answer.metadata, "").id).toBe("srv-u");
   });
@@ -326,5 +338,61 @@ describe("fixRequest", () => {
     expect(text).toContain("https://cdn.example.com/react.js:1:1");
     expect(text).not.toContain("token=");
     expect(text).not.toContain("SECRET");
+  });
+});
+
+describe("how an ended answer is told: the admins' usage line and the status announced", () => {
+  const counted = {
+    promptTokens: 1200,
+    completionTokens: 300,
+    totalTokens: 1500,
+    totalCost: 0.00036,
+    costKnown: true,
+    modelInfo: { model: "gpt-4o-mini" },
+    finishReason: "stop",
+  };
+  // What a failed or stopped answer stores: the model never reported its usage.
+  const uncounted = {
+    promptTokens: null,
+    completionTokens: null,
+    totalTokens: null,
+    totalCost: 0,
+    costKnown: true,
+    modelInfo: { model: "gpt-4o-mini" },
+    finishReason: null,
+  };
+
+  it("gives the token line of an answer the model counted", () => {
+    const line = usageLine(msg("assistant", {}, { usage: counted }));
+    expect(line).toBe(
+      `${(1500).toLocaleString()} tokens (${(1200).toLocaleString()} in, 300 out) · $0.0004 · gpt-4o-mini · stop`,
+    );
+  });
+
+  it("gives no line of question marks for a failed or stopped answer", () => {
+    expect(usageLine(msg("assistant", {}, { status: "failed", usage: uncounted }))).toBeNull();
+    expect(usageLine(msg("assistant", {}, { status: "incomplete", usage: uncounted }))).toBeNull();
+    // Even counted, a failed answer's line would sit under an error: none.
+    expect(usageLine(msg("assistant", {}, { status: "failed", usage: counted }))).toBeNull();
+    expect(usageLine(msg("assistant", {}, { usage: null }))).toBeNull();
+    // A stopped answer the model did count keeps its line, without an unknown finish reason.
+    const stopped = usageLine(
+      msg("assistant", {}, { status: "incomplete", usage: { ...counted, finishReason: null } }),
+    );
+    expect(stopped).not.toContain("?");
+    expect(stopped).toMatch(/ · gpt-4o-mini$/);
+  });
+
+  it("announces how the answer ended", () => {
+    expect(answerEndAnnouncement("complete", false)).toBe(messages.chatAnswerDone);
+    expect(answerEndAnnouncement("failed", false)).toBe(messages.chatAnswerFailedAnnounce);
+    expect(answerEndAnnouncement("failed", true)).toBe(messages.chatAnswerFailedAnnounce);
+    expect(answerEndAnnouncement("incomplete", false)).toBe(messages.chatAnswerStoppedAnnounce);
+    // Stop pressed: stopped, whatever the stored copy says yet.
+    expect(answerEndAnnouncement("streaming", true)).toBe(messages.chatAnswerStoppedAnnounce);
+    expect(answerEndAnnouncement("truncated", false)).toBe(messages.chatTruncatedNote);
+    const failed = msg("assistant", {}, { status: "failed" });
+    expect(lastAnswerStatus([msg("user"), msg("assistant"), msg("user"), failed])).toBe("failed");
+    expect(lastAnswerStatus([msg("user")])).toBeNull();
   });
 });

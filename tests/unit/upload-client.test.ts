@@ -14,8 +14,11 @@ describe("checkImageFile (before sending)", () => {
   });
 
   it("refuses a declared non-image type, and leaves an unknown type to the server's check", () => {
-    expect(checkImageFile({ size: 10, type: "text/plain" })).toBe(messages.uploadFailed);
-    expect(checkImageFile({ size: 10, type: "application/x-sh" })).toBe(messages.uploadFailed);
+    expect(checkImageFile({ size: 10, type: "text/plain" })).toBe(messages.uploadNotAnImage);
+    expect(checkImageFile({ size: 10, type: "application/x-sh" })).toBe(messages.uploadNotAnImage);
+    expect(checkImageFile({ size: 10, type: "text/plain" }, messages.runPhotoType)).toBe(
+      messages.runPhotoType,
+    );
     expect(checkImageFile({ size: 10, type: "image/svg+xml" })).toBeNull();
     expect(checkImageFile({ size: 10, type: "" })).toBeNull();
   });
@@ -27,8 +30,8 @@ describe("uploadErrorMessage", () => {
   });
 
   it("shows the server's message: the spec's wording, or a storage error as-is", () => {
-    const refused = { error: { code: "upload/not-an-image", message: messages.uploadFailed } };
-    expect(uploadErrorMessage(400, refused)).toBe(messages.uploadFailed);
+    const refused = { error: { code: "upload/not-an-image", message: messages.uploadNotAnImage } };
+    expect(uploadErrorMessage(400, refused)).toBe(messages.uploadNotAnImage);
     const storage = { error: { code: "STORAGE_ERROR", message: "The specified bucket does not exist" } };
     expect(uploadErrorMessage(500, storage)).toBe("The specified bucket does not exist");
   });

@@ -3,6 +3,7 @@
 import { SparklesIcon } from "lucide-react";
 import { PanelSection, SwitchRow } from "@/components/editor/panel-parts";
 import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
+import { shownTextColors, TEXT_COLOR_GROUNDS, type TextColorKey } from "@/components/public-app/colors";
 import { Button } from "@/components/ui/button";
 import { ImageUploadField } from "@/components/uploads/image-upload-field";
 import type { AppStyle } from "@/lib/apps/schemas";
@@ -42,6 +43,7 @@ export function BrandingPanel({
   isAdmin,
   watermarkDefaultHidden,
 }: BrandingPanelProps) {
+  const shown = shownTextColors(value);
   return (
     <div className="grid w-full min-w-0 gap-8">
       <div className="grid gap-1">
@@ -59,6 +61,7 @@ export function BrandingPanel({
               label={messages[colorLabel[key]]}
               value={value[key]}
               onChange={(hex) => onChange({ [key]: hex })}
+              hint={replacedColorNote(key, value[key], shown)}
             />
           ))}
         </div>
@@ -89,6 +92,31 @@ export function BrandingPanel({
         defaultHidden={watermarkDefaultHidden}
       />
     </div>
+  );
+}
+
+/**
+ * The public page swaps a text colour that would not read on its ground for black or white
+ * (shownTextColors, the same rule): the builder learns it here, with the colour shown instead.
+ */
+function replacedColorNote(key: ColorKey, chosen: string, shownColors: Record<TextColorKey, string>) {
+  if (!(key in TEXT_COLOR_GROUNDS)) return undefined;
+  const textKey = key as TextColorKey;
+  const shown = shownColors[textKey];
+  if (shown === chosen) return undefined;
+  const text =
+    TEXT_COLOR_GROUNDS[textKey] === "buttonBackgroundColor"
+      ? messages.brandingColorReplacedOnButton
+      : messages.brandingColorReplacedOnBackground;
+  return (
+    <span className="inline-flex items-start gap-1.5" data-testid={`color-replaced-${textKey}`}>
+      <span
+        aria-hidden
+        className="mt-0.5 size-3 shrink-0 rounded-sm border border-border"
+        style={{ backgroundColor: shown }}
+      />
+      <span>{fillTemplate(text, { color: shown })}</span>
+    </span>
   );
 }
 

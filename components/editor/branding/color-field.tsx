@@ -21,14 +21,17 @@ export function ColorField({
   label,
   value,
   onChange,
+  hint,
 }: {
   label: string;
   value: string;
   onChange: (hex: string) => void;
+  /** A note under the field (a colour the public page replaces), tied to the hex box. */
+  hint?: React.ReactNode;
 }) {
   const draft = useDraft(value, same, parseHex, onChange);
   return (
-    <FieldBlock label={label} error={draft.message}>
+    <FieldBlock label={label} hint={hint} error={draft.message}>
       {(control) => (
         <div className="flex items-center gap-2">
           <input

@@ -8,6 +8,7 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Slider } from "@/components/ui/slider";
 import { Textarea } from "@/components/ui/textarea";
+import { weeklyBelowDaily } from "@/lib/apps/run-limits";
 import { type AppSettings, QUERY_METHODS } from "@/lib/apps/schemas";
 import { canChangeSetting } from "@/lib/apps/setting-roles";
 import {
@@ -24,6 +25,7 @@ import { fillTemplate } from "@/lib/plans/text";
 import { type ModelNotice, ModelSelect } from "./model-select";
 import {
   addTemplateCategory,
+  type Parsed,
   parseCredits,
   parseImageUrl,
   parseTemperature,
@@ -177,28 +179,41 @@ export function RunLimitSettings({ value, onChange }: Omit<Props, "isAdmin">) {
           label={messages.appSettingsDailyLimit}
           value={value.dailyUserLimit}
           onValid={(n) => onChange({ dailyUserLimit: n })}
+          fitsOther={(n) => !weeklyBelowDaily({ dailyUserLimit: n, weeklyUserLimit: value.weeklyUserLimit })}
         />
         <UserLimitField
           label={messages.appSettingsWeeklyLimit}
           value={value.weeklyUserLimit}
           onValid={(n) => onChange({ weeklyUserLimit: n })}
+          fitsOther={(n) => !weeklyBelowDaily({ dailyUserLimit: value.dailyUserLimit, weeklyUserLimit: n })}
         />
       </div>
     </PanelSection>
   );
 }
 
-/** One run limit: a whole number, or empty for no limit. */
+/**
+ * One run limit: a whole number, or empty for no limit. One that does not fit the other limit
+ * (a weekly under the daily) shows why and is not saved, as the server would refuse it.
+ */
 function UserLimitField({
   label,
   value,
   onValid,
+  fitsOther,
 }: {
   label: string;
   value: number | null;
   onValid: (limit: number | null) => void;
+  fitsOther: (limit: number | null) => boolean;
 }) {
-  const draft = useDraft(value, formatLimit, parseUserLimit, onValid);
+  const parse = (text: string): Parsed<number | null> => {
+    const parsed = parseUserLimit(text);
+    return parsed.ok && !fitsOther(parsed.value)
+      ? { ok: false, error: "appSettingsWeeklyBelowDaily" }
+      : parsed;
+  };
+  const draft = useDraft(value, formatLimit, parse, onValid);
   return (
     <FieldBlock label={label} hint={messages.appSettingsLimitHint} error={draft.message}>
       {(control) => (

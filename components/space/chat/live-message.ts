@@ -43,13 +43,13 @@ export function liveView(
   const isUser = m.role === "user";
   const parts: unknown[] = [];
   const actions: ChatAction[] = [];
-  let versionId: string | null = null;
+  let version: VersionData | null = null;
   for (const p of m.parts) {
     if (p.type === "text") parts.push({ type: "text", text: p.text });
     else if (p.type === "data-action") {
       parts.push({ type: "data-action", id: p.id, data: p.data });
       actions.push(p.data);
-    } else if (p.type === "data-version") versionId = p.data.id;
+    } else if (p.type === "data-version") version = p.data;
   }
   return {
     id: isUser ? (answerMeta?.userMessageId ?? m.id) : (meta.messageId ?? m.id),
@@ -63,7 +63,9 @@ export function liveView(
     createdAt: now,
     annotations: [
       {
-        versionId: isUser ? null : (meta.versionId ?? versionId),
+        versionId: isUser ? null : (meta.versionId ?? version?.id ?? null),
+        versionNumber:
+          isUser || !version || (meta.versionId && meta.versionId !== version.id) ? null : version.number,
         status: isUser ? "complete" : (meta.status ?? "streaming"),
         usage: (meta.usage as Record<string, unknown> | null | undefined) ?? null,
         rating: null,

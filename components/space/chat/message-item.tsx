@@ -25,6 +25,7 @@ import { fillTemplate } from "@/lib/plans/text";
 import type { ChatMessageView } from "@/lib/space/views";
 import { cn } from "@/lib/utils";
 import { ActionCard } from "./action-card";
+import { usageLine } from "./answer-status";
 import { type ContextFile, contextCoverageOf, contextFilesOf } from "./context-files-dialog";
 import { annotation, segmentsOf } from "./conversation";
 import { useCopied } from "./use-copied";
@@ -61,25 +62,6 @@ export type MessageItemProps = {
 };
 
 const localDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "");
-
-const num = (n: unknown) => (typeof n === "number" ? n.toLocaleString() : "?");
-
-/** "token usage summary" (spec 2 §6, admins): tokens in and out, cost, model, finish reason. */
-function usageSummary(usage: Record<string, unknown>): string {
-  const model = (usage.modelInfo as { model?: string } | undefined)?.model ?? "?";
-  const cost =
-    usage.costKnown === false || typeof usage.totalCost !== "number"
-      ? messages.chatUsageCostUnknown
-      : `$${usage.totalCost.toFixed(4)}`;
-  return fillTemplate(messages.chatUsageSummary, {
-    total: num(usage.totalTokens),
-    prompt: num(usage.promptTokens),
-    completion: num(usage.completionTokens),
-    cost,
-    model,
-    finish: typeof usage.finishReason === "string" ? usage.finishReason : "?",
-  });
-}
 
 /** One message of the chat view: a bubble, an answer with its actions, or a restore notice. */
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
@@ -274,7 +256,7 @@ function MessageFooter(props: MessageItemProps) {
   const hasVersion = !!a.versionId;
   const showVersionControls = hasVersion && !props.isCurrentVersion;
   const rated = a.rating;
-  const usage = isAdmin && a.usage ? usageSummary(a.usage) : null;
+  const usage = isAdmin ? usageLine(message) : null;
   const contextFiles =
     message.role === "assistant" && message.kind === "message" ? contextFilesOf(message) : null;
   const canViewChanges = hasVersion || (a.status === "streaming" && writesFiles(message));
@@ -354,9 +336,9 @@ function MessageFooter(props: MessageItemProps) {
         ) : null}
         {isAdmin && message.role === "assistant" ? <AdminCopy message={message} /> : null}
       </div>
-      {isAdmin && a.versionId ? (
-        <p className="font-mono break-all" data-testid="message-version-line">
-          {fillTemplate(messages.chatVersionLine, { id: a.versionId })}
+      {isAdmin && a.versionNumber ? (
+        <p data-testid="message-version-line">
+          {fillTemplate(messages.versionsNumber, { n: a.versionNumber })}
         </p>
       ) : null}
       {usage ? (

@@ -10,6 +10,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import type { ChatMessageView } from "@/lib/space/views";
+import { answerEndAnnouncement, lastAnswerStatus } from "./answer-status";
 import { ChangesDialog } from "./changes-dialog";
 import { Composer } from "./composer";
 import { ContextFilesDialog } from "./context-files-dialog";
@@ -60,13 +61,20 @@ export function SpaceChat({
     }
   }, [returnedDraft, onDraft, focusComposer]);
 
-  // Screen readers hear that an answer started and ended, not each streamed word.
-  const wasStreaming = useRef(false);
+  // Screen readers hear that an answer started and how it ended (once the stored answer is read
+  // back: answered, failed, stopped), not each streamed word.
+  const answering = chat.streaming || chat.settling;
+  const wasAnswering = useRef(false);
+  const stopPressed = useRef(false);
+  const conversation = chat.messages;
   useEffect(() => {
-    if (chat.streaming && !wasStreaming.current) setAnnouncement(messages.chatAnswerStreaming);
-    if (!chat.streaming && wasStreaming.current) setAnnouncement(messages.chatAnswerDone);
-    wasStreaming.current = chat.streaming;
-  }, [chat.streaming]);
+    if (answering && !wasAnswering.current) setAnnouncement(messages.chatAnswerStreaming);
+    if (!answering && wasAnswering.current) {
+      setAnnouncement(answerEndAnnouncement(lastAnswerStatus(conversation), stopPressed.current));
+      stopPressed.current = false;
+    }
+    wasAnswering.current = answering;
+  }, [answering, conversation]);
 
   const { togglePreview, restore, undo, retry, keepGoing } = chat;
   const handlers: MessageHandlers = useMemo(
@@ -161,6 +169,7 @@ export function SpaceChat({
         onChange={onDraft}
         onSend={send}
         onStop={() => {
+          stopPressed.current = true;
           void chat.stop();
           focusComposer();
         }}

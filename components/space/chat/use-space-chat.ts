@@ -425,6 +425,8 @@ export function useSpaceChat({
     loadingEarlier,
     loadPrevious,
     streaming,
+    /** The ended answer's stored copy is being read back. */
+    settling,
     thinking,
     liveAnswerId,
     busy,
