@@ -1,10 +1,8 @@
 "use client";
 
 import { CompassIcon } from "lucide-react";
-import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { buttonVariants } from "@/components/ui/button";
-import { Card, CardDescription, CardTitle } from "@/components/ui/card";
+import { NoticeCard } from "@/components/shell/notice-card";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 
@@ -26,19 +24,14 @@ export function ToolNotFound() {
   const { path, appId } = pathFrom(usePathname() ?? "");
   return (
     <main className="flex min-h-dvh items-center justify-center bg-muted/40 px-4 py-12">
-      <Card className="grid w-full max-w-sm gap-4 text-center">
-        <CompassIcon className="mx-auto size-8 text-muted-foreground" aria-hidden />
-        <div className="grid gap-1">
-          <CardTitle className="break-words">{fillTemplate(messages.toolPathNotFound, { path })}</CardTitle>
-          <CardDescription>{messages.publicToolNotFoundHint}</CardDescription>
-        </div>
-        <Link
-          href={appId ? `/app/${encodeURIComponent(appId)}` : "/"}
-          className={buttonVariants({ className: "justify-self-center" })}
-        >
-          {appId ? messages.publicOpenApp : messages.notFoundHome}
-        </Link>
-      </Card>
+      <NoticeCard
+        icon={CompassIcon}
+        title={fillTemplate(messages.toolPathNotFound, { path })}
+        titleClassName="break-words"
+        text={messages.publicToolNotFoundHint}
+        href={appId ? `/app/${encodeURIComponent(appId)}` : "/"}
+        action={appId ? messages.publicOpenApp : messages.notFoundHome}
+      />
     </main>
   );
 }
