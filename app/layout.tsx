@@ -17,9 +17,17 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // request's nonce (proxy.ts) on its scripts only then. The remembered theme is on the very
   // first byte: no flash, and no script needed for it.
   const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
+  // Browser extensions (spell checkers, dark modes, password managers) write their own attributes
+  // on <html> and <body> before React hydrates, which React reports as a mismatch of our page.
+  // suppressHydrationWarning covers these two elements' own attributes only, nothing below them.
   return (
-    <html lang="en" data-theme={theme} className={`${GeistSans.variable} ${GeistMono.variable}`}>
-      <body className="min-h-screen antialiased">
+    <html
+      lang="en"
+      data-theme={theme}
+      className={`${GeistSans.variable} ${GeistMono.variable}`}
+      suppressHydrationWarning
+    >
+      <body className="min-h-screen antialiased" suppressHydrationWarning>
         <ThemeProvider initialTheme={theme}>
           {children}
           <Toaster />
