@@ -1,6 +1,6 @@
 // Constants from the spec, with its wording alongside.
 
-/** "Token refresh every 50 minutes." (spec 1 §9) */
+/** "Token refresh every 50 minutes." */
 export const TOKEN_REFRESH_MS = 50 * 60 * 1000;
 /** Bearer tokens live a little longer than the refresh period so a late refresh still works. */
 export const BEARER_TOKEN_TTL_S = 60 * 60;
@@ -11,14 +11,14 @@ export const SESSION_ABSOLUTE_S = 30 * 24 * 60 * 60;
 /** A session's last use is written at most this often (the idle clock's resolution). */
 export const SESSION_TOUCH_S = 5 * 60;
 
-/** "wait 3 seconds first; ... retried up to 7 times, 4 seconds apart" (spec 1 §4) */
+/** "wait 3 seconds first; ... retried up to 7 times, 4 seconds apart" */
 export const ACCOUNT_CREATE_INITIAL_WAIT_MS = 3000;
 export const ACCOUNT_CREATE_RETRIES = 7;
 export const ACCOUNT_CREATE_RETRY_MS = 4000;
 
 /** Verification, reset and email-change links expire after 1 hour. */
 export const EMAIL_LINK_TTL_S = 60 * 60;
-/** One-time codes and magic links: 10 minute expiry (DESIGN §7). */
+/** One-time codes and magic links: 10 minute expiry. */
 export const MAGIC_CODE_TTL_S = 10 * 60;
 /** Wrong codes before a code is dead (429 ATTEMPTS_EXCEEDED). */
 export const MAGIC_CODE_MAX_ATTEMPTS = 5;
@@ -104,22 +104,22 @@ export const MODAL_WIDTH = { sm: 400, md: 600, lg: 820, xl: 1000 } as const;
 /** The main page after login when no redirectTo is given. */
 export const MAIN_PAGE = "/home";
 
-/** "Yearly save badge appears when savings are 10 percent or more." (spec 1 §5) */
+/** "Yearly save badge appears when savings are 10 percent or more." */
 export const PLAN_SAVE_BADGE_MIN_PERCENT = 10;
-/** "goto=upgrade_app_plan (opens the upgrade dialog)" (spec 1 §2) */
+/** "goto=upgrade_app_plan (opens the upgrade dialog)" */
 export const UPGRADE_GOTO_PARAM = "goto";
 export const UPGRADE_GOTO_VALUE = "upgrade_app_plan";
 
-/** "The account is refetched after payment, polled every 4000 ms up to 15 tries." (spec 2) */
+/** "The account is refetched after payment, polled every 4000 ms up to 15 tries." */
 export const PAYMENT_REFETCH_INTERVAL_MS = 4000;
 export const PAYMENT_REFETCH_TRIES = 15;
-/** "sale_id (after payment)" (spec 1 §2): the checkout session id on the return to /home. */
+/** "sale_id (after payment)": the checkout session id on the return to /home. */
 export const SALE_ID_PARAM = "sale_id";
 /** Stripe webhook signatures older than this are refused (Stripe's own default tolerance). */
 export const STRIPE_WEBHOOK_TOLERANCE_S = 300;
 
-// ---- paid memberships through Gumroad (spec 2) ----
-/** "Payment token input debounced 1000 ms." (spec 2 §9) */
+// ---- paid memberships through Gumroad ----
+/** "Payment token input debounced 1000 ms." */
 export const PAYMENT_TOKEN_DEBOUNCE_MS = 1000;
 /** A Gumroad call slower than this is given up (the run route waits for a due recheck). */
 export const GUMROAD_TIMEOUT_MS = 8000;
@@ -140,24 +140,24 @@ export const PAYMENT_CALLS_PER_APP_WINDOW_S = 10 * 60;
 /** A Gumroad access token as the builder pastes it. */
 export const GUMROAD_TOKEN_MAX = 500;
 
-// ---- The app editor (spec 2) ----
+// ---- The app editor ----
 
-/** "App builder version 4." (spec 2 §9) */
+/** "App builder version 4." */
 export const APP_BUILDER_VERSION = 4;
-/** "Auto-save debounce: 2000 ms for app edits" (spec 2 §9). */
+/** "Auto-save debounce: 2000 ms for app edits". */
 export const APP_SAVE_DEBOUNCE_MS = 2000;
 /** A failed save is retried after this long, doubling up to the maximum. */
 export const APP_SAVE_RETRY_MS = 3000;
 export const APP_SAVE_RETRY_MAX_MS = 30_000;
-/** "Input examples: 3 slots." (spec 2 §9) */
+/** "Input examples: 3 slots." */
 export const EXAMPLES_MAX = 3;
-/** "New step ids 4 characters." (spec 2 §9) */
+/** "New step ids 4 characters." */
 export const STEP_ID_LENGTH = 4;
-/** "Option edit blur closes after 500 ms." (spec 2 §9) */
+/** "Option edit blur closes after 500 ms." */
 export const OPTION_BLUR_CLOSE_MS = 500;
-/** "Max image file size 10 MB (10,000,000 bytes)"; files of this size or more are refused (spec 2 §5, §9). */
+/** "Max image file size 10 MB (10,000,000 bytes)"; files of this size or more are refused. */
 export const IMAGE_MAX_BYTES = 10_000_000;
-/** "The field name 'input' is reserved" (spec 2 §3). */
+/** "The field name 'input' is reserved". */
 export const RESERVED_FIELD_NAME = "input";
 
 // Lengths the spec leaves open ("value not shown"): our choices.
@@ -170,32 +170,32 @@ export const FIELD_INSTRUCTIONS_MAX = 2000;
 export const FIELD_OPTIONS_MAX = 100;
 /** Above every plan's maxCustomFields: the schema's own ceiling. */
 export const FIELDS_HARD_MAX = 100;
-/** "Template category name maximum length is a shared constant; value not shown." (spec 1 §9) */
+/** "Template category name maximum length is a shared constant; value not shown." */
 export const TEMPLATE_CATEGORY_MAX = 40;
 export const APP_TEXT_MAX = 2000;
 export const INSTRUCTIONS_MAX = 20_000;
 export const TOOL_PATH_MAX = 80;
 export const CUSTOM_DOMAIN_MAX = 253;
 
-// ---- Tool settings (spec 1 §5, §9); the settings panel's inputs use these ----
-/** "Model temperature 0 to 2, step 0.1" (spec 1 §5); "Temperature default 0.7" (spec 1 §9). */
+// ---- Tool settings; the settings panel's inputs use these ----
+/** "Model temperature 0 to 2, step 0.1"; "Temperature default 0.7". */
 export const TEMPERATURE_MIN = 0;
 export const TEMPERATURE_MAX = 2;
 export const TEMPERATURE_STEP = 0.1;
 export const TEMPERATURE_DEFAULT = 0.7;
-/** "Runs per user: daily and weekly limits each 1 to 100" (spec 1 §5). */
+/** "Runs per user: daily and weekly limits each 1 to 100". */
 export const USER_RUN_LIMIT_MIN = 1;
 export const USER_RUN_LIMIT_MAX = 100;
-/** "Credits per run: 0 to 20, default 1" (spec 1 §9). */
+/** "Credits per run: 0 to 20, default 1". */
 export const CREDITS_PER_RUN_MIN = 0;
 export const CREDITS_PER_RUN_MAX = 20;
 export const CREDITS_PER_RUN_DEFAULT = 1;
 
 // ---- Models (lib/ai) ----
 
-/** "Default model is a small GPT-4o-mini variant" (spec 1 §9); AI_DEFAULT_MODEL overrides it. */
+/** "Default model is a small GPT-4o-mini variant"; AI_DEFAULT_MODEL overrides it. */
 export const DEFAULT_MODEL = "gpt-4o-mini";
-/** The provider's model list is kept this long ("cached", DESIGN §3). */
+/** The provider's model list is kept this long (cached). */
 export const MODEL_LIST_TTL_MS = 10 * 60 * 1000;
 /** After a failed list call the fallback list is served this long before asking again. */
 export const MODEL_LIST_RETRY_MS = 60 * 1000;
@@ -244,7 +244,7 @@ export const ANALYTICS_RUNS_PAGE = 20;
 /** Tools listed under "Top tools". */
 export const ANALYTICS_TOP_TOOLS = 10;
 
-// ---- data sources (spec 1 §9) ----
+// ---- data sources ----
 /** "Connector chunk size 1000, overlap 200": characters per chunk of ingested text. */
 export const CONTEXT_CHUNK_SIZE = 1000;
 /** Characters each chunk shares with the one before it. */
@@ -254,17 +254,17 @@ export const CONTEXT_RETRIEVE_LIMIT = 10;
 /** The connector token (fetchCarbonTokens), used as the OAuth state: the connect flow's lifetime. */
 export const CONNECT_STATE_TTL_S = 10 * 60;
 
-// ---- space apps: chat and versions (spec 2 §4, §5, §7, §9; issue 11) ----
-/** "History page size 50" (spec 2 §9): chat history messages per page, and the most a page may ask. */
+// ---- space apps: chat and versions ----
+/** "History page size 50": chat history messages per page, and the most a page may ask. */
 export const CHAT_HISTORY_PAGE_SIZE = 50;
-/** "the app version list shows the latest 10 plus the current one with an intermediate count" (spec 2 §7). */
+/** "the app version list shows the latest 10 plus the current one with an intermediate count". */
 export const VERSIONS_LIST_DEFAULT = 10;
-/** "the file version dialog loads up to 50 versions" (spec 2 §7): the most a version list may ask. */
+/** "the file version dialog loads up to 50 versions": the most a version list may ask. */
 export const VERSIONS_LIST_MAX = 50;
-/** "Rating scale 1-5" (spec 2 §9). */
+/** "Rating scale 1-5". */
 export const RATING_MIN = 1;
 export const RATING_MAX = 5;
-/** "Score 4 or more shows positive reasons; below 4 shows problem reasons" (spec 2 §5). */
+/** "Score 4 or more shows positive reasons; below 4 shows problem reasons". */
 export const RATING_POSITIVE_FROM = 4;
 /** A rating's optional comment, in characters. */
 export const RATING_COMMENT_MAX = 2000;
@@ -279,7 +279,7 @@ export const SPACE_PATH_MAX = 300;
 export const SPACE_FILE_MAX_BYTES = 512 * 1024;
 /** An answer still 'streaming' this long after its last write lost its server: it is marked incomplete. */
 export const CHAT_STREAM_STALE_MS = 10 * 60 * 1000;
-// The chat view (components/space/chat), spec 2 §4 and §9:
+// The chat view (components/space/chat):
 /** "Copied indicator 2 s." */
 export const COPIED_INDICATOR_MS = 2000;
 /** "Scroll-to-message delay 100 ms." (?messageId= on the chat view) */
@@ -293,7 +293,7 @@ export const ISSUES_MINIMIZE_DELAY_MS = 1000;
 /** "Chat message panel max width 350 px." */
 export const CHAT_MESSAGE_MAX_WIDTH_PX = 350;
 
-// ---- the preview of a space app version (issue 11 §3; our own limits) ----
+// ---- the preview of a space app version (our own limits) ----
 /** How long a signed preview link opens the preview document. */
 export const PREVIEW_TOKEN_TTL_S = 5 * 60;
 /** A build of a version's files is cancelled past this. */
@@ -318,7 +318,7 @@ export const STREAMS_PER_PROCESS = 1000;
  * that went away without closing its connection holds its slot at most this long.
  */
 export const SSE_MAX_LIFETIME_MS = 15 * 60 * 1000;
-// ---- space apps: the chat stream (lib/space/chat-stream.ts; contract /work/notes/space-chat-contract.md) ----
+// ---- space apps: the chat stream (lib/space/chat-stream.ts) ----
 /** A chat message the builder sends, in characters. */
 export const CHAT_MESSAGE_MAX = 20_000;
 /** An answer still being written after this long is cut by the server (it fails; retry offered). */
@@ -338,5 +338,5 @@ export const ENTITY_RECORDS_PAGE_MAX = 200;
 /** Records one insert_entity_records action of the chat may add, and the size of each as JSON. */
 export const ENTITY_RECORDS_PER_ACTION_MAX = 100;
 export const ENTITY_RECORD_BYTES_MAX = 10_000;
-/** Records in one CSV export (spec 2 §8, {entity}_export_{date}.csv), newest first. */
+/** Records in one CSV export ({entity}_export_{date}.csv), newest first. */
 export const ENTITY_EXPORT_MAX = 10_000;

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { storableString } from "@/lib/api/text";
 
-// The payloads of the connector routes (docs: /work/notes/context-contract.md, spec 1 §7
-// "Context data": ingest/metadata and fetchCarbonTokens).
+// The payloads of the connector routes: ingest/metadata and fetchCarbonTokens.
 
 export const ConnectorProvider = z.enum(["notion", "google-drive"]);
 export const ProviderParams = z.object({ provider: ConnectorProvider });

@@ -25,7 +25,7 @@ import { buildPrompt } from "./prompt";
 import type { RunBody } from "./schemas";
 import { DONE, encodePart, streamHeaders, TEXT_PART_ID } from "./stream";
 
-// POST /api/apps/{appId}/run: an end user runs a tool (contract: /work/notes/runs-contract.md).
+// POST /api/apps/{appId}/run: an end user runs a tool.
 // Everything that can refuse a run does so before the answer starts, as a JSON error: the app
 // and tool, sign-in, the inputs, membership, the provider, the limits (a slot is reserved
 // atomically), and the model's failure before its first word. Then the answer streams as the
@@ -61,7 +61,7 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   const grounding = configured ? groundingFor(target.app.id, target.settings, target.fields, searched) : null;
   // Awaited below; a check that refuses the run first leaves it unread.
   grounding?.catch(() => {});
-  // Paid memberships (spec 2): an app for members only refuses everybody else; its builder previews freely.
+  // Paid memberships: an app for members only refuses everybody else; its builder previews freely.
   if (!preview) await assertMembership(target.app, session, gateAhead);
   // Builders are told what to set; end users only that it is not available.
   if (!configured || !grounding) {
@@ -123,7 +123,7 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
   const onClientGone = () => stop("client");
   if (signal.aborted) onClientGone();
   else signal.addEventListener("abort", onClientGone, { once: true });
-  // RUN_TIMEOUT_MS: the spec's 120 s unless the environment shortens it (tests).
+  // RUN_TIMEOUT_MS: 120 s unless the environment shortens it (tests).
   const timer = setTimeout(() => stop("timeout"), env().RUN_TIMEOUT_MS);
   const release = () => {
     clearTimeout(timer);

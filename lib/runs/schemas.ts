@@ -8,8 +8,7 @@ const inputTooLong = fillTemplate(messages.runInputTooLong, {
   max: RUN_INPUT_VALUE_MAX.toLocaleString("en-US"),
 });
 
-// Shapes of the run routes, shared by the routes, the public tool page and the tests. The full
-// contract (stream parts, errors, limits) is in docs: /work/notes/runs-contract.md.
+// Shapes of the run routes, shared by the routes, the public tool page and the tests.
 
 /** One input value: text (most types), a list of option labels (multiselect), a number (height, weight). */
 export const RunInputValue = z.union([

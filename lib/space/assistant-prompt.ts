@@ -1,7 +1,6 @@
 import { SPACE_PROMPT_FILES_BUDGET } from "@/lib/constants";
 
-// What the chat assistant of a space app is told (the contract: /work/notes/space-chat-contract.md
-// §5): who it is, the syntax of its actions (read back by lib/space/action-parser.ts), the app's
+// What the chat assistant of a space app is told : who it is, the syntax of its actions (read back by lib/space/action-parser.ts), the app's
 // current files within a budget, its entities, and the conversation. No server imports: the local
 // model of the tests (tests/support/openai-server.ts) recognises the marker.
 
@@ -103,14 +102,14 @@ export function selectPromptFiles(
 /** How the files reach the prompt: every current file that fits the budget, no search or ranking. */
 export const CONTEXT_RETRIEVAL_METHOD = "current files";
 
-/** A file of the app left out of the prompt (only named there): spec 2 §3 belowThresholdFiles. */
+/** A file of the app left out of the prompt (only named there) (belowThresholdFiles). */
 export type LeftOutFile = { filename: string; tokenEstimation: number };
 
 /** The usual estimate of a text's tokens: characters / 4. */
 const tokensOf = (content: string) => Math.ceil(content.length / 4);
 
 /**
- * The answer's record of its prompt's files (spec 2 §3 contextFiles / contextMetadata), from the
+ * The answer's record of its prompt's files (contextFiles / contextMetadata), from the
  * selection the prompt was built with: retrievedFiles are the files shown in full; relevantFiles every
  * file of the app at that moment; belowThresholdFiles those left out (over the budget, only named),
  * which the model did not see. Only what is computed: no score, recall or threshold, since nothing

@@ -5,8 +5,8 @@ import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 
 // The chat stream of a space app (POST /api/apps/{appId}/chat): its body, its stream parts and the
-// chat actions (spec 2 §3), shared by the route, the service, the chat view and the tests. No server
-// imports: the UI imports this file. The contract: /work/notes/space-chat-contract.md.
+// chat actions, shared by the route, the service, the chat view and the tests. No server imports:
+// the UI imports this file.
 
 /** "Types: add_file, edit_file, partial_edit, add_entity, edit_entity, delete_file, import_entities, request_secrets, insert_entity_records" */
 export const ACTION_TYPES = [

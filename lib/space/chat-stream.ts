@@ -47,7 +47,7 @@ import type { FileChange } from "./schemas";
 import { readCurrentFiles } from "./versions";
 
 // POST /api/apps/{appId}/chat: the chat assistant answers the builder, writing the app's files as it
-// goes (contract: /work/notes/space-chat-contract.md). Everything that can refuse the request does so
+// goes. Everything that can refuse the request does so
 // before the stream starts, as a JSON error: the body, a retry that is not of the last message, a
 // continue with nothing cut off, a chat busy with another answer (409 CHAT_BUSY, another tab), no model
 // configured. Then the answer streams at once, as the AI SDK's UI message stream: prose as text parts,

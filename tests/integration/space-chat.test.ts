@@ -19,8 +19,7 @@ import { demoResponder, openAiServerEnv, startOpenAiServer } from "../support/op
 import { eventually } from "../support/runs";
 import { createSpaceApp } from "../support/space";
 
-// The chat stream of a space app (POST /api/apps/{appId}/chat, contract
-// /work/notes/space-chat-contract.md) end to end: the real route, the AI SDK over HTTP to the local
+// The chat stream of a space app (POST /api/apps/{appId}/chat) end to end: the real route, the AI SDK over HTTP to the local
 // OpenAI-compatible server answering as the demo assistant (or scripted replies), the real database.
 // lib/env reads the environment once: set it first.
 const server = await startOpenAiServer({ responder: demoResponder });
