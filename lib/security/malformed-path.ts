@@ -12,6 +12,8 @@ export const BAD_ADDRESS_PAGE = "/bad-address";
 
 /** Whether the path of a request target (`/a/b?c`) has a percent escape that does not decode. */
 export function hasMalformedPath(target: string): boolean {
+  // Every request passes here: one without a percent sign has nothing to decode.
+  if (!target.includes("%")) return false;
   const q = target.indexOf("?");
   try {
     decodeURIComponent(q === -1 ? target : target.slice(0, q));
