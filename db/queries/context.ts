@@ -416,7 +416,8 @@ export type RetrievedChunk = {
   itemName: string;
   position: number;
   text: string;
-  rank: number;
+  /** Its BM25 score for the query (lib/context/bm25.ts): higher is better. */
+  score: number;
 };
 
 /**
@@ -466,7 +467,7 @@ export async function searchContextChunks(
     itemName: r.item_name,
     position: Number(r.position),
     text: r.text,
-    rank: Number(r.rank),
+    score: Number(r.rank),
   }));
 }
 

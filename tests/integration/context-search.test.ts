@@ -78,8 +78,8 @@ describe("retrieveChunks", () => {
     expect(found).toHaveLength(5);
     expect(found[0]).toMatchObject({ itemId: doc.id, itemName: "Policies.pdf", position: texts.length - 1 });
     for (const c of found) expect(c.text.toLowerCase()).toContain("refund");
-    expect(ranksDescending(found.map((c) => c.rank))).toBe(true);
-    expect(found[0]!.rank).toBeGreaterThan(found[1]!.rank);
+    expect(ranksDescending(found.map((c) => c.score))).toBe(true);
+    expect(found[0]!.score).toBeGreaterThan(found[1]!.score);
   });
 
   it("more matches than the cap: the limit holds, each chunk matches every word, best first", async () => {
@@ -96,7 +96,7 @@ describe("retrieveChunks", () => {
     const found = await retrieveChunks(app.id, "refund damaged", 10);
     expect(found).toHaveLength(10);
     for (const c of found) expect(c.text).toMatch(/refund.*damaged/);
-    expect(ranksDescending(found.map((c) => c.rank))).toBe(true);
+    expect(ranksDescending(found.map((c) => c.score))).toBe(true);
     const best = await retrieveChunks(app.id, "refund", 10);
     expect(best).toHaveLength(10);
     // The three-mention chunks outrank the others among the candidates.
