@@ -1,7 +1,6 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { pool } from "@/db/client";
-import { searchContextChunks } from "@/db/queries/context";
 import * as schema from "@/db/schema";
 import { retrieveChunks } from "@/lib/context/retrieve";
 import { CONTENT_WORDS, FUNCTION_WORDS, randomFrom, tailWords } from "./context-fixtures";
@@ -120,6 +119,22 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
         b.query(insertChunksSql(app.appId, half, app.chunks, withTsv)),
       ]);
     }
+    // BM25's statistics, as an ingestion writes them (db/queries/context.ts writeItemStatistics).
+    const ids = apps.map((x) => x.appId);
+    await a.query(
+      `INSERT INTO context_item_terms (item_id, app_id, term, chunks)
+       SELECT c.item_id, c.app_id, t, count(*)::integer
+       FROM context_chunks c CROSS JOIN unnest(tsvector_to_array(c.tsv)) t
+       WHERE c.app_id = ANY($1) GROUP BY c.item_id, c.app_id, t`,
+      [ids],
+    );
+    await a.query(
+      `UPDATE context_items i SET chunk_count = s.n, token_count = s.t
+       FROM (SELECT item_id, count(*)::integer AS n, sum(tokens)::integer AS t
+             FROM context_chunks WHERE app_id = ANY($1) GROUP BY item_id) s
+       WHERE i.id = s.item_id`,
+      [ids],
+    );
     const inserted = performance.now();
     // A partitioned table's index reads "ON ONLY context_chunks" (the parent alone): built again
     // without ONLY, it is built on every partition too.
@@ -128,7 +143,7 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
     // Every chunk searchable, and its tsvector the one the product computes from its text (a
     // sample of 2,000 spread over the apps' rows).
     const { rows: check } = await a.query<{ missing: string; different: string }>(
-      `SELECT (SELECT count(*) FROM context_chunks WHERE app_id = ANY($1) AND tsv IS NULL) AS missing,
+      `SELECT (SELECT count(*) FROM context_chunks WHERE app_id = ANY($1) AND (tsv IS NULL OR tokens IS NULL)) AS missing,
               (SELECT count(*) FROM (SELECT text, tsv FROM context_chunks TABLESAMPLE SYSTEM (1)
                                      WHERE app_id = ANY($1) LIMIT 2000) x
                WHERE tsv IS DISTINCT FROM to_tsvector('app_search', text)) AS different`,
@@ -139,7 +154,7 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
         `chunks without their tsvector: ${check[0]!.missing} missing, ${check[0]!.different} different`,
       );
     }
-    await a.query("VACUUM ANALYZE context_chunks, context_items");
+    await a.query("VACUUM ANALYZE context_chunks, context_items, context_item_terms");
     await a.query("DROP TABLE bench_vocab, bench_sentences");
     const { rows } = await a.query<{ size: string; avg: string }>(
       `SELECT (SELECT pg_size_pretty(sum(pg_total_relation_size(relid))) FROM pg_partition_tree('context_chunks')) AS size,
@@ -260,32 +275,30 @@ export async function timeRetrieval(appId: string, query: string): Promise<Timin
 }
 
 /**
- * The plan of the search for one query: the exact statement searchContextChunks sends (caught
- * by a logger on a drizzle instance of its own), run under EXPLAIN ANALYZE, and how many chunks
- * of the app match it (the rows ranking has to look at).
+ * The plans of the search for one query: the exact statements retrieveChunks sends (caught by a
+ * logger on a drizzle instance of its own), each run under EXPLAIN ANALYZE.
  */
 export async function explainSearch(appId: string, query: string): Promise<string[]> {
-  let statement: { sql: string; params: unknown[] } | undefined;
+  const statements: { sql: string; params: unknown[] }[] = [];
   const spy = drizzle(pool(), {
     schema,
     logger: {
       logQuery: (sql, params) => {
-        statement = { sql, params };
+        statements.push({ sql, params });
       },
     },
   });
-  await searchContextChunks(appId, query, 10, spy);
-  if (!statement) return ["(the statement was not caught)"];
-  const plan = await pool().query<{ "QUERY PLAN": string }>(
-    `EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`,
-    statement.params,
-  );
-  const { rows } = await pool().query<{ n: string }>(
-    "SELECT count(*) AS n FROM context_chunks WHERE app_id = $1 AND tsv @@ websearch_to_tsquery('app_search', $2)",
-    [appId, query],
-  );
-  return [
-    `matching chunks: ${Number(rows[0]!.n).toLocaleString("en")}`,
-    ...plan.rows.map((r) => r["QUERY PLAN"]),
-  ];
+  await retrieveChunks(appId, query, 10, spy);
+  const lines: string[] = [];
+  for (const [i, statement] of statements.entries()) {
+    const plan = await pool().query<{ "QUERY PLAN": string }>(
+      `EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`,
+      statement.params,
+    );
+    lines.push(
+      `statement ${i + 1} of ${statements.length}:`,
+      ...plan.rows.map((r) => `  ${r["QUERY PLAN"]}`),
+    );
+  }
+  return lines;
 }

@@ -2,9 +2,10 @@ import crypto from "node:crypto";
 import { closeDb, db } from "../db/client";
 import { insertAccountIfMissing } from "../db/queries/accounts";
 import { insertApp } from "../db/queries/apps";
+import { setContextItemStatus, writeItemContent } from "../db/queries/context";
 import { insertSession } from "../db/queries/sessions";
 import { insertUser } from "../db/queries/users";
-import { type App, appSettings, contextChunks, contextItems, type User } from "../db/schema";
+import { type App, appSettings, contextItems, type User } from "../db/schema";
 import type { AppSettings } from "../lib/apps/schemas";
 import { claimsFor } from "../lib/auth/claims";
 import { encodeBearerToken } from "../lib/auth/session-token";
@@ -100,14 +101,17 @@ async function groundedApp(ownerAccountId: string, header: string, settings: Par
         name: `shop-data-${i + 1}.txt`,
         type: "txt",
         source: "local files",
-        status: "synced",
+        status: "running",
         size: 1,
       })
       .returning();
     const own = texts.slice(i * CHUNKS_PER_ITEM, (i + 1) * CHUNKS_PER_ITEM);
-    await db()
-      .insert(contextChunks)
-      .values(own.map((text, position) => ({ itemId: item!.id, appId: app.id, position, text })));
+    // As an ingestion writes them: chunks and BM25's statistics together.
+    await writeItemContent(item!, async (writer, tx) => {
+      await writer.addChunks(own);
+      await writer.flush();
+      await setContextItemStatus(item!.id, "synced", {}, tx);
+    });
   }
   return app;
 }

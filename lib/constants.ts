@@ -229,8 +229,6 @@ export const RUN_STALE_MS = 15 * 60 * 1000;
 export const RUN_MODEL_RETRIES = 1;
 /** CSV rows of smart items filtering handed to the model at most. */
 export const RUN_MATCHED_ROWS_MAX = 50;
-/** Words of the inputs a retrieval query is made of at most. */
-export const RUN_QUERY_WORDS_MAX = 40;
 
 // ---- analytics (lib/analytics) ----
 /** The ranges the analytics page offers: the last N UTC days, today included. */

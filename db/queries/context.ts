@@ -12,6 +12,7 @@ import {
   type ContextItemStatus,
   contextChunks,
   contextItems,
+  contextItemTerms,
   contextRows,
 } from "../schema";
 
@@ -168,10 +169,29 @@ export async function lockItemContent(itemId: string, ex: Executor) {
   await lockUntilCommit(`context-item:${itemId}`, ex);
 }
 
-/** Deletes an item's chunks and rows, before a new ingestion writes its own. */
+/** Deletes an item's chunks, rows and term counts, before a new ingestion writes its own. */
 export async function deleteItemContent(itemId: string, ex: Executor) {
   await ex.delete(contextChunks).where(eq(contextChunks.itemId, itemId));
   await ex.delete(contextRows).where(eq(contextRows.itemId, itemId));
+  await ex.delete(contextItemTerms).where(eq(contextItemTerms.itemId, itemId));
+}
+
+/**
+ * Counts an item's chunks, tokens and terms (how many of its chunks hold each), from the chunks it
+ * now has: BM25's statistics (searchContextChunks), in the transaction that wrote the chunks.
+ */
+async function writeItemStatistics(item: Pick<ContextItem, "id" | "appId">, ex: Executor) {
+  await ex.execute(sql`
+    insert into context_item_terms (item_id, app_id, term, chunks)
+    select ${item.id}, ${item.appId}, t, count(*)::integer
+    from context_chunks c cross join unnest(tsvector_to_array(c.tsv)) t
+    where c.item_id = ${item.id}
+    group by t`);
+  await ex.execute(sql`
+    update context_items set chunk_count = s.n, token_count = s.t
+    from (select count(*)::integer as n, coalesce(sum(tokens), 0)::integer as t
+          from context_chunks where item_id = ${item.id}) s
+    where id = ${item.id}`);
 }
 
 /** Adds an item's new chunks and rows as they come (see writeItemContent). */
@@ -209,6 +229,7 @@ export async function writeItemContent<T>(
       try {
         const result = await write(w, tx);
         await w.flush();
+        await writeItemStatistics(item, tx);
         return result;
       } catch (err) {
         // The batches under way end first, so that none reaches the connection after the rollback.
@@ -237,11 +258,13 @@ const COPY_PIECE_CHARS = 32 * 1024;
 const BATCHES_IN_FLIGHT = 2;
 const COPY_ROWS = "copy context_rows (item_id, app_id, position, data) from stdin";
 const COPY_CHUNKS = "copy context_chunks (item_id, app_id, position, text) from stdin";
-const COPY_CHUNKS_TSV = "copy context_chunks (item_id, app_id, position, text, tsv) from stdin";
-// A batch's tsvectors, on the helper connection: by PostgreSQL itself, the column's own expression.
+const COPY_CHUNKS_TSV = "copy context_chunks (item_id, app_id, position, text, tsv, tokens) from stdin";
+// A batch's tsvectors and token counts, on the helper connection: by PostgreSQL itself, the
+// column's own expression and the function its trigger calls (migrations 0017, 0021).
 const CHUNK_TSVECTORS = `
-  select to_tsvector('app_search', t)::text as tsv
-  from json_array_elements_text($1::json) with ordinality as c(t, n)
+  select v::text as tsv, tsvector_tokens(v) as tokens
+  from (select to_tsvector('app_search', t) as v, n
+        from json_array_elements_text($1::json) with ordinality as c(t, n)) c
   order by n`;
 
 type CopyWriter = ContentWriter & {
@@ -316,10 +339,10 @@ function copyWriter(item: Pick<ContextItem, "id" | "appId">, client: pg.ClientBa
     const first = chunkCount - texts.length;
     chunks = [];
     chunkChars = 0;
-    const lines = (tsvs?: readonly { tsv: string }[]) => {
+    const lines = (tsvs?: readonly { tsv: string; tokens: number }[]) => {
       const data = new Pieces();
       for (let i = 0; i < texts.length; i++) {
-        const tsv = tsvs ? `\t${copyText(tsvs[i]!.tsv)}` : "";
+        const tsv = tsvs ? `\t${copyText(tsvs[i]!.tsv)}\t${tsvs[i]!.tokens}` : "";
         data.add(`${prefix}${first + i}\t${copyText(texts[i]!)}${tsv}\n`);
       }
       return data.done();
@@ -329,7 +352,7 @@ function copyWriter(item: Pick<ContextItem, "id" | "appId">, client: pg.ClientBa
     // Asked at once: the helper computes while this batch waits for its turn.
     const on = helper;
     const computed = computing.then(() =>
-      on.query<{ tsv: string }>(CHUNK_TSVECTORS, [JSON.stringify(texts)]),
+      on.query<{ tsv: string; tokens: number }>(CHUNK_TSVECTORS, [JSON.stringify(texts)]),
     );
     computing = computed;
     computed.catch(() => {
@@ -420,63 +443,120 @@ export type RetrievedChunk = {
   score: number;
 };
 
+/** BM25's statistics of an app for a question (lib/context/retrieve.ts ranks with them). */
+export type SearchStatistics = {
+  /** Chunks of the app's synced items, and their tokens. */
+  chunks: number;
+  tokens: number;
+  /** The question's terms that some of those chunks hold, with how many hold each. */
+  terms: { term: string; df: number }[];
+};
+
 /**
- * The app's chunks that match the query best (PostgreSQL full-text search), only of synced items,
- * ranked by ts_rank among at most CHUNK_CANDIDATES_MAX matching chunks.
- *
- * Ranking every match does not scale: a common word matches a large share of a big app's chunks
- * (300k of 1M in the bench), and each must be read and ranked (p99 650 ms). The candidates are
- * found by the GIN index on (app_id, tsv), which holds only this app's entries for the query's
- * words, and at most CHUNK_CANDIDATES_MAX of them are ranked: every match when there are fewer
- * (a query with a rare word, a smaller app: the exact best), else that many of them in storage
- * order, each holding every word of the query (websearch syntax: words are and-ed), ranked among
- * themselves. The table is 8 hash partitions by item (migration 0018) and the limit stops the
- * scan at the partition that completes the candidates: a bitmap scan reads its index's whole
- * posting lists before it returns a row, so over one index a common word cost its whole list
- * however few candidates were wanted. The query is written inline rather than in a CTE, so the
- * planner sees the tsquery's words and their frequency. Items not synced are left out before the
- * cap, so their chunks never take a synced one's place among the candidates.
+ * The question's terms, by the same text search configuration as the chunks' (to_tsvector
+ * 'app_search': one tokenizer on both sides, so `0.21`, `audio/midi` or an e-mail address are one
+ * term in either), and the statistics of the app's synced items: summed from their counts
+ * (context_items, context_item_terms), which an ingestion writes with its chunks.
  */
-export async function searchContextChunks(
+export async function searchStatistics(
   appId: string,
-  query: string,
-  limit: number,
+  question: string,
   ex: Executor = db(),
-): Promise<RetrievedChunk[]> {
+): Promise<SearchStatistics> {
+  const res = await ex.execute<{ chunks: string; tokens: string; terms: [string, number][] | null }>(sql`
+    with live as (
+      select id, chunk_count, token_count from context_items
+      where app_id = ${appId} and status = 'synced'
+    )
+    select
+      (select coalesce(sum(chunk_count), 0) from live) as chunks,
+      (select coalesce(sum(token_count), 0) from live) as tokens,
+      (select json_agg(json_build_array(term, df)) from (
+         select t.term, sum(t.chunks)::integer as df
+         from context_item_terms t join live on live.id = t.item_id
+         where t.app_id = ${appId}
+           and t.term = any(tsvector_to_array(to_tsvector('app_search', ${question})))
+         group by t.term) s) as terms`);
+  const row = res.rows[0]!;
+  return {
+    chunks: Number(row.chunks),
+    tokens: Number(row.tokens),
+    terms: (row.terms ?? []).map(([term, df]) => ({ term, df })),
+  };
+}
+
+/** A chunk that may rank: where it is, its length, and how often it holds each term asked about. */
+export type CandidateChunk = {
+  itemId: string;
+  itemName: string;
+  position: number;
+  tokens: number;
+  tf: Record<string, number>;
+};
+
+/**
+ * The app's chunks of synced items that hold any of `anyOf` (every one of them), or, with
+ * `allOf`, at most `limit` of those that hold all of `allOf`, in storage order. Each comes with
+ * its counts of `terms` (its tsvector's positions of them), not its text. Found through the GIN
+ * index on (app_id, tsv); items not synced are left out before the limit, so their chunks never
+ * take a synced one's place. The table is 8 hash partitions by item (migration 0018): under a
+ * limit the scan stops at the partition that completes it, since a bitmap scan reads a partition's
+ * whole posting lists before it returns a row.
+ */
+export async function searchCandidates(
+  appId: string,
+  want: { terms: readonly string[]; anyOf?: readonly string[]; allOf?: readonly string[]; limit: number },
+  ex: Executor = db(),
+): Promise<CandidateChunk[]> {
+  const query = want.anyOf ? tsqueryOf(want.anyOf, " | ") : tsqueryOf(want.allOf ?? [], " & ");
+  if (!query) return [];
   const res = await ex.execute<{
     item_id: string;
     item_name: string;
     position: number;
-    text: string;
-    rank: number;
+    tokens: number | null;
+    tf: Record<string, number> | null;
   }>(sql`
-    select c.item_id, c.item_name, c.position, c.text,
-      ts_rank(c.tsv, websearch_to_tsquery('app_search', ${query})) as rank
-    from (
-      select c.item_id, i.name as item_name, c.position, c.text, c.tsv
-      from context_chunks c
-      join context_items i on i.id = c.item_id
-      where c.app_id = ${appId} and i.app_id = ${appId} and i.status = 'synced'
-        and c.tsv @@ websearch_to_tsquery('app_search', ${query})
-      limit ${CHUNK_CANDIDATES_MAX}
-    ) c
-    order by rank desc, c.item_id, c.position
-    limit ${limit}`);
+    select c.item_id, i.name as item_name, c.position, c.tokens,
+      (select json_object_agg(u.lexeme, coalesce(array_length(u.positions, 1), 1))
+       from unnest(ts_filter(setweight(c.tsv, 'A', ${sql.param([...want.terms])}::text[]), '{a}')) u) as tf
+    from context_chunks c
+    join context_items i on i.id = c.item_id
+    where c.app_id = ${appId} and i.app_id = ${appId} and i.status = 'synced'
+      and c.tsv @@ ${query}::tsquery
+    limit ${want.limit}`);
   return res.rows.map((r) => ({
     itemId: r.item_id,
     itemName: r.item_name,
     position: Number(r.position),
-    text: r.text,
-    score: Number(r.rank),
+    tokens: Number(r.tokens ?? 0),
+    tf: r.tf ?? {},
   }));
 }
 
+/** The text of chunks, by item and position. */
+export async function chunkTexts(
+  keys: readonly { itemId: string; position: number }[],
+  ex: Executor = db(),
+): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const res = await ex.execute<{ item_id: string; position: number; text: string }>(sql`
+    select c.item_id, c.position, c.text
+    from context_chunks c
+    join unnest(${sql.param(keys.map((k) => k.itemId))}::uuid[], ${sql.param(keys.map((k) => k.position))}::integer[])
+      as k(item_id, position) on c.item_id = k.item_id and c.position = k.position`);
+  return new Map(res.rows.map((r) => [chunkKey(r.item_id, Number(r.position)), r.text]));
+}
+
+export const chunkKey = (itemId: string, position: number) => `${itemId}:${position}`;
+
 /**
- * Matching chunks ranked at most by one search (searchContextChunks). With 100, a query whose
- * words are all common stops within one or two of the table's 8 partitions; 200 or 500 read most
- * of them for a three-word query (p99 20 and 38 ms at 1M chunks, docs/decisions.md).
+ * A tsquery of lexemes as they are (the text form, each quoted: no parsing or normalisation, so a
+ * lexeme holding spaces, quotes, `:` or `|` stays one), joined by an operator.
  */
-export const CHUNK_CANDIDATES_MAX = 100;
+function tsqueryOf(lexemes: readonly string[], operator: " | " | " & "): string {
+  return lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(operator);
+}
 
 /** One condition of smart items filtering: a column whose value is (include) or is not (exclude) one of these. */
 export type RowCondition = { column: string; values: readonly string[]; mode: "include" | "exclude" };

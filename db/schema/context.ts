@@ -75,6 +75,9 @@ export const contextItems = pgTable(
      * a retry of that job, after a crash or a failure, is not charged again; a new sync is.
      */
     usageJobId: uuid("usage_job_id"),
+    /** Its chunks, and their indexed tokens (the sum of context_chunks.tokens): BM25's statistics. */
+    chunkCount: integer("chunk_count").notNull().default(0),
+    tokenCount: integer("token_count").notNull().default(0),
   },
   (t) => [
     index("context_items_app_idx").on(t.appId, t.createdAt),
@@ -110,6 +113,9 @@ export const contextChunks = pgTable(
     // unless the writer brings it, computed by PostgreSQL the same way on another connection
     // (db/queries/context.ts): a generated column would compute it on the writing connection.
     tsv: tsvector("tsv"),
+    // Its indexed tokens (tsv's positions; stop words are not counted): BM25's chunk length. Set
+    // with tsv by the same trigger unless the writer brings it.
+    tokens: integer("tokens"),
   },
   (t) => [
     primaryKey({ name: "context_chunks_pkey", columns: [t.itemId, t.position] }),
@@ -118,6 +124,28 @@ export const contextChunks = pgTable(
     // it also answers app_id lookups, so no separate btree on app_id is kept (one index less to
     // grow while writing).
     index("context_chunks_app_tsv_idx").using("gin", t.appId, t.tsv),
+  ],
+);
+
+// For each item, how many of its chunks hold each term (lexeme of tsv): the document frequencies
+// BM25 needs (db/queries/context.ts), written with the chunks in their transaction and deleted with
+// them. Kept per item rather than per app, so that two ingestions of one app never wait on each
+// other's counters, and a search sums them over the items that are synced: the figures always
+// describe exactly the chunks a search can return.
+export const contextItemTerms = pgTable(
+  "context_item_terms",
+  {
+    itemId: uuid("item_id")
+      .notNull()
+      .references(() => contextItems.id, { onDelete: "cascade" }),
+    appId: uuid("app_id").notNull(),
+    term: text("term").notNull(),
+    chunks: integer("chunks").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "context_item_terms_pkey", columns: [t.itemId, t.term] }),
+    // A search reads its words' counts by app, every column in the index (an index-only scan).
+    index("context_item_terms_app_term_idx").on(t.appId, t.term, t.itemId, t.chunks),
   ],
 );
 

@@ -68,6 +68,53 @@ export class TextChunker {
   }
 }
 
+/**
+ * Chunks of whole lines (a CSV's rows, each "header: value; ..."): lines are packed, joined by
+ * newlines, into chunks of at most `size` characters, and a line that does not fit in one is cut
+ * as chunkText cuts a text. A row is never split between two chunks when it fits in one, so the
+ * chunk a question about a row's value finds holds the whole row; with no overlap, no row is sent
+ * to a model twice.
+ */
+export function chunkLines(lines: Iterable<string>, size = CONTEXT_CHUNK_SIZE): string[] {
+  const chunker = new LineChunker(size);
+  const chunks: string[] = [];
+  for (const line of lines) chunks.push(...chunker.push(line));
+  return [...chunks, ...chunker.end()];
+}
+
+/** chunkLines for lines that arrive one at a time (a CSV as it is parsed). */
+export class LineChunker {
+  private lines: string[] = [];
+  /** Code points of the lines held, with the newlines that will join them. */
+  private length = 0;
+
+  /** A long line's windows share as much as a text's do, in proportion to the size. */
+  private readonly overlap: number;
+
+  constructor(private readonly size = CONTEXT_CHUNK_SIZE) {
+    this.overlap = Math.floor((size * CONTEXT_CHUNK_OVERLAP) / CONTEXT_CHUNK_SIZE);
+  }
+
+  /** Adds a line; answers the chunks it completed. */
+  push(line: string): string[] {
+    if (!line.trim()) return [];
+    const n = countCodePoints(line);
+    if (n > this.size) return [...this.end(), ...chunkText(line, this.size, this.overlap)];
+    const out = this.lines.length > 0 && this.length + 1 + n > this.size ? this.end() : [];
+    this.length += (this.lines.length > 0 ? 1 : 0) + n;
+    this.lines.push(line);
+    return out;
+  }
+
+  /** The chunk of the lines held, if any; the chunker is empty afterwards. */
+  end(): string[] {
+    const chunk = this.lines.join("\n");
+    this.lines = [];
+    this.length = 0;
+    return chunk ? [chunk] : [];
+  }
+}
+
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 

@@ -13,7 +13,8 @@ import { UnreadableFileError } from "./unreadable";
 export { type CsvRow, parseCsvStream } from "./parse/run";
 export { UnreadableFileError } from "./unreadable";
 
-export type ExtractedFile = { text: string; rows?: Record<string, string>[] };
+/** A file's text; a CSV's also as its rows and their lines ("header: value; ..."), chunked whole. */
+export type ExtractedFile = { text: string; rows?: Record<string, string>[]; lines?: string[] };
 
 /** The kind of an item's stored file, from its key's extension (set by its upload, from the bytes). */
 export function storedFileKind(item: Pick<ContextItem, "fileKey">): ContextFileKind | undefined {
@@ -75,5 +76,5 @@ export async function parseCsv(body: ReadableStream<Uint8Array> | Readable): Pro
     lines.push(row.line);
   });
   if (count === 0) throw new UnreadableFileError("contextCsvNoRows");
-  return { text: lines.join("\n"), rows };
+  return { text: lines.join("\n"), rows, lines };
 }

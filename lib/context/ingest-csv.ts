@@ -1,7 +1,7 @@
 import "server-only";
 import { setContextItemStatus, writeItemContent } from "@/db/queries/context";
 import type { ContextItem } from "@/db/schema";
-import { TextChunker } from "./chunk-text";
+import { LineChunker } from "./chunk-text";
 import { openStoredFile, parseCsvStream, UnreadableFileError } from "./extract-file";
 
 /**
@@ -9,18 +9,16 @@ import { openStoredFile, parseCsvStream, UnreadableFileError } from "./extract-f
  * cutter, and both are written a batch at a time, so a worker's memory stays flat whatever the
  * file's size (an 11 MB list of 100k rows is never held whole). It all happens in one transaction
  * that first deletes the item's old chunks and rows and ends with Synced: a reader sees the old
- * content or the whole new one, never half. The chunks are those chunkText would cut from the
- * rows' lines joined by newlines.
+ * content or the whole new one, never half. The chunks are those chunkLines makes of the rows'
+ * lines: whole rows, packed.
  */
 export async function ingestStoredCsv(item: Pick<ContextItem, "id" | "appId" | "fileKey">): Promise<void> {
   const body = await openStoredFile(item);
   await writeItemContent(item, async (writer, tx) => {
-    const chunker = new TextChunker();
-    let first = true;
+    const chunker = new LineChunker();
     const rows = await parseCsvStream(body, async (row) => {
       await writer.addRow(row.data);
-      await writer.addChunks(chunker.push(first ? row.line : `\n${row.line}`));
-      first = false;
+      await writer.addChunks(chunker.push(row.line));
     });
     await writer.addChunks(chunker.end());
     await writer.flush();

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { findAppById } from "@/db/queries/apps";
 import { findContextItem, setContextItemStatus, writeItemContent } from "@/db/queries/context";
 import type { ContextItem } from "@/db/schema";
-import { chunkText, countCodePoints } from "@/lib/context/chunk-text";
+import { chunkLines, chunkText, countCodePoints } from "@/lib/context/chunk-text";
 import {
   processedBytes,
   readStoredFile,
@@ -51,7 +51,7 @@ export async function runContextIngestJob(
     // A fetched source's size is known once fetched (and may change from one sync to the next).
     const fetchedSize = item.source === "local files" ? undefined : countCodePoints(source.text);
     if (fetchedSize !== undefined && !(await charge(fetchedSize))) return await usageLimitReached(item);
-    const chunks = chunkText(source.text);
+    const chunks = source.lines ? chunkLines(source.lines) : chunkText(source.text);
     if (chunks.length === 0) {
       await setContextItemStatus(item.id, "error", { error: messages.contextIngestEmpty });
       return;

@@ -1,6 +1,6 @@
 import { blocksFor, fieldTag, isTagUsed, needsActivation } from "@/lib/apps/field-rules";
 import type { AppContent, CustomField } from "@/lib/apps/schemas";
-import { RESERVED_FIELD_NAME, RUN_QUERY_WORDS_MAX } from "@/lib/constants";
+import { RESERVED_FIELD_NAME } from "@/lib/constants";
 import type { CheckedInputs, InputValue } from "./inputs";
 
 // The words the model gets for a run (pure; the data comes from lib/runs/grounding.ts):
@@ -105,20 +105,15 @@ function groundingText(g: Grounding): string {
 }
 
 /**
- * The full-text query of a run: the words of the main input and the field values, any of which
- * may match (websearch syntax, OR). Words shorter than 2 characters are left out.
+ * What a run searches the app's data with: the main input and the field values as the end user
+ * gave them, one per line. Retrieval splits them into terms as it split the data (one tokenizer:
+ * lib/context/retrieve.ts), so a code such as `0.21` or `audio/midi` stays whole.
  */
 export function retrievalQuery(inputs: CheckedInputs): string {
-  const words: string[] = [];
+  const parts: string[] = [];
   for (const value of Object.values(inputs)) {
-    if (value === null || typeof value === "number") continue;
-    const text = Array.isArray(value) ? value.join(" ") : value;
-    for (const w of text.normalize("NFKC").split(/[^\p{L}\p{N}]+/u)) {
-      const word = w.toLowerCase();
-      // "or" would read as the operator itself.
-      if (word.length >= 2 && word !== "or" && !words.includes(word)) words.push(word);
-      if (words.length >= RUN_QUERY_WORDS_MAX) return words.join(" or ");
-    }
+    if (value === null) continue;
+    parts.push(Array.isArray(value) ? value.join("\n") : String(value));
   }
-  return words.join(" or ");
+  return parts.join("\n").trim();
 }

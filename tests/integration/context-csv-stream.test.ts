@@ -8,7 +8,7 @@ import { db } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
 import { listContextChunks } from "@/db/queries/context";
 import { contextItems } from "@/db/schema";
-import { chunkText } from "@/lib/context/chunk-text";
+import { chunkLines } from "@/lib/context/chunk-text";
 import { runContextIngestJob } from "@/lib/jobs/context-ingest";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { createBuilder } from "../support/factories";
@@ -55,7 +55,7 @@ describe("a 100k-row CSV", () => {
     await runDueJobs();
     expect((await db().select().from(contextItems).where(eq(contextItems.id, id)))[0]!.status).toBe("synced");
 
-    const expected = chunkText(Array.from({ length: ROWS }, (_, i) => line(i)).join("\n"));
+    const expected = chunkLines(Array.from({ length: ROWS }, (_, i) => line(i)));
     expect(await count("context_rows", id)).toBe(ROWS);
     expect(await count("context_chunks", id)).toBe(expected.length);
     const chunks = await listContextChunks(id);

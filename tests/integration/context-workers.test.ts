@@ -12,7 +12,7 @@ import { QUEUES } from "@/db/job-queues";
 import { insertApp } from "@/db/queries/apps";
 import { monthlyContextUsage } from "@/db/queries/context-usage";
 import { contextItems } from "@/db/schema";
-import { chunkText } from "@/lib/context/chunk-text";
+import { chunkLines } from "@/lib/context/chunk-text";
 import { boss } from "@/lib/jobs/boss";
 import { queueContextIngest } from "@/lib/jobs/enqueue-context";
 import { pruneExpired } from "@/lib/jobs/prune";
@@ -167,7 +167,7 @@ describe("workers as processes", () => {
       ),
     ).toBe("synced");
     expect(await count("context_rows", id)).toBe(ROWS);
-    const expected = chunkText(Array.from({ length: ROWS }, (_, i) => chunkLine(i)).join("\n"));
+    const expected = chunkLines(Array.from({ length: ROWS }, (_, i) => chunkLine(i)));
     expect(await count("context_chunks", id)).toBe(expected.length);
     // Charged to the month once, though it ran twice.
     expect(await monthlyContextUsage(b.account.accountId)).toBe(Buffer.byteLength(csv));

@@ -4,13 +4,14 @@ import * as memoriesRoute from "@/app/api/live_api/user/memories/current/route";
 import { db } from "@/db/client";
 import { insertTool } from "@/db/queries/apps";
 import { findRun } from "@/db/queries/runs";
-import { contextChunks, contextItems, contextRows, toolRuns, tools } from "@/db/schema";
+import { contextItems, contextRows, toolRuns, tools } from "@/db/schema";
 import type { CustomField } from "@/lib/apps/schemas";
 import { pruneExpired } from "@/lib/jobs/prune";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { resetsAtText } from "@/lib/runs/limits";
 import { RUN_ID_HEADER } from "@/lib/runs/schemas";
+import { syncedTextItem } from "../support/context";
 import { createBuilder, createEndUser, randomIp } from "../support/factories";
 import { call } from "../support/http";
 import { openAiServerEnv, startOpenAiServer } from "../support/openai-server";
@@ -256,16 +257,7 @@ describe("POST /api/apps/{appId}/run: the answer", () => {
 });
 
 describe("grounding in the app's data", () => {
-  async function textItem(appId: string, name: string, chunks: string[]) {
-    const [item] = await db()
-      .insert(contextItems)
-      .values({ appId, name, type: "txt", source: "local files", status: "synced", size: 1 })
-      .returning();
-    await db()
-      .insert(contextChunks)
-      .values(chunks.map((text, position) => ({ itemId: item!.id, appId, position, text })));
-    return item!;
-  }
+  const textItem = syncedTextItem;
 
   it("default query method: the app's chunks that match the inputs are in the prompt, nobody else's", async () => {
     const owner = await createBuilder();

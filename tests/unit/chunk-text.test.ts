@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkText, countCodePoints, TextChunker } from "@/lib/context/chunk-text";
+import { chunkLines, chunkText, countCodePoints, LineChunker, TextChunker } from "@/lib/context/chunk-text";
 
 describe("chunkText (1000 characters, 200 overlap)", () => {
   it("keeps a short text whole and drops empty or blank text", () => {
@@ -117,5 +117,36 @@ describe("TextChunker (chunkText for text that arrives in pieces)", () => {
     expect(countCodePoints("a😀é")).toBe(3);
     expect(countCodePoints("")).toBe(0);
     expect(countCodePoints("\uD800x")).toBe(2);
+  });
+});
+
+describe("chunkLines (a CSV's rows)", () => {
+  it("packs whole lines up to the size, never splitting one that fits", () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `zip: ${10000 + i}; city: Town ${i}; state: NY`);
+    const chunks = chunkLines(lines, 100);
+    expect(chunks.join("\n")).toBe(lines.join("\n"));
+    for (const c of chunks) {
+      expect(countCodePoints(c)).toBeLessThanOrEqual(100);
+      for (const l of c.split("\n")) expect(lines).toContain(l);
+    }
+    // Packed: no chunk could have taken the next line.
+    for (let i = 0; i + 1 < chunks.length; i++) {
+      expect(
+        countCodePoints(chunks[i]!) + 1 + countCodePoints(chunks[i + 1]!.split("\n")[0]!),
+      ).toBeGreaterThan(100);
+    }
+  });
+
+  it("cuts a line longer than a chunk as a text, and skips blank ones", () => {
+    const long = "x".repeat(250);
+    expect(chunkLines(["a", long, "  ", "b"], 100)).toEqual(["a", ...chunkText(long, 100, 20), "b"]);
+    expect(chunkLines([])).toEqual([]);
+  });
+
+  it("gives the same chunks a line at a time", () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `row ${i} ${"é".repeat(i % 40)}😀`);
+    const chunker = new LineChunker(120);
+    const streamed = [...lines.flatMap((l) => chunker.push(l)), ...chunker.end()];
+    expect(streamed).toEqual(chunkLines(lines, 120));
   });
 });

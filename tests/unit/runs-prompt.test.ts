@@ -88,16 +88,16 @@ describe("buildPrompt", () => {
 });
 
 describe("retrievalQuery", () => {
-  it("any word of the inputs may match: words joined by or, no operators, no repeats", () => {
+  it("is what the end user gave, one value a line: retrieval splits it as it split the data", () => {
     expect(
       retrievalQuery({
-        input: 'What is the "refund" -policy? Or a refund',
-        n: 5,
-        list: ["Green tea"],
+        input: 'What changed in 0.21 for audio/midi? "refund" -policy',
+        n: 12414,
+        list: ["Green tea", "libtasn1.h"],
         e: null,
       }),
-    ).toBe("what or is or the or refund or policy or green or tea");
-    expect(retrievalQuery({ input: "a ? !" })).toBe("");
+    ).toBe('What changed in 0.21 for audio/midi? "refund" -policy\n12414\nGreen tea\nlibtasn1.h');
+    expect(retrievalQuery({ input: "  ", e: null })).toBe("");
   });
 });
 

@@ -1,0 +1,20 @@
+import { db } from "@/db/client";
+import { setContextItemStatus, writeItemContent } from "@/db/queries/context";
+import { contextItems } from "@/db/schema";
+
+/**
+ * A synced text data source of the app holding these chunks, written as an ingestion writes them
+ * (writeItemContent: chunks, tsvectors and BM25's statistics in one transaction).
+ */
+export async function syncedTextItem(appId: string, name: string, texts: readonly string[], id?: string) {
+  const [row] = await db()
+    .insert(contextItems)
+    .values({ id, appId, name, type: "txt", source: "local files", status: "running", size: 1 })
+    .returning();
+  await writeItemContent(row!, async (writer, tx) => {
+    await writer.addChunks(texts);
+    await writer.flush();
+    await setContextItemStatus(row!.id, "synced", {}, tx);
+  });
+  return row!;
+}
