@@ -81,6 +81,84 @@ export function docxParts(lines: string[]): ZipEntry[] {
 /** A Word (.docx) document of these paragraphs. */
 export const docxWithText = (lines: string[]): Buffer => zip(docxParts(lines));
 
+const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const run = (text: string) => `<w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r>`;
+const para = (inner: string) => `<w:p>${inner}</w:p>`;
+
+/** What goes beside a Word document's body, each part written as Word writes it. */
+export type DocxNotes = {
+  /** Paragraphs before the noted ones (to spread the document over several chunks). */
+  before?: string[];
+  footnote: string;
+  endnote: string;
+  comment: { author: string; text: string };
+  textBox: string;
+  /** A table's rows of cells. */
+  table: string[][];
+};
+
+/**
+ * A Word (.docx) document with a footnote, an endnote, a comment, a text box and a table, as
+ * Word stores them: notes and comments in parts of their own (word/footnotes.xml, endnotes.xml,
+ * comments.xml, with the separator notes Word adds), referenced from the body's runs; the text
+ * box as a DrawingML shape with its VML fallback, both holding the same w:txbxContent.
+ */
+export function docxWithNotes(n: DocxNotes): Buffer {
+  const textBox = para(run(n.textBox));
+  const shape = `<mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="1828800" cy="457200"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="Text Box 1"/><a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:txbx><w:txbxContent>${textBox}</w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:shape id="Text Box 1" type="#_x0000_t202" style="width:144pt;height:36pt"><v:textbox><w:txbxContent>${textBox}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent>`;
+  const table = `<w:tbl><w:tblPr/>${n.table
+    .map((row) => `<w:tr>${row.map((cell) => `<w:tc>${para(run(cell))}</w:tc>`).join("")}</w:tr>`)
+    .join("")}</w:tbl>`;
+  const body = [
+    ...(n.before ?? []).map((l) => para(run(l))),
+    para(
+      `${run("The harbour opens at dawn")}<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="1"/></w:r>${run(" and closes at dusk.")}<w:r><w:rPr><w:rStyle w:val="EndnoteReference"/></w:rPr><w:endnoteReference w:id="1"/></w:r>`,
+    ),
+    para(
+      `<w:commentRangeStart w:id="0"/>${run("Ferries leave every hour.")}<w:commentRangeEnd w:id="0"/><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="0"/></w:r>`,
+    ),
+    para(`${run("The timetable is in the box.")}<w:r>${shape}</w:r>`),
+    table,
+    para(run("End of the guide.")),
+  ].join("");
+  const separators = (kind: string) =>
+    `<w:${kind} w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:${kind}><w:${kind} w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:${kind}>`;
+  const note = (kind: "footnote" | "endnote", text: string) =>
+    `<w:${kind}s xmlns:w="${W}">${separators(kind)}<w:${kind} w:id="1"><w:p><w:r><w:rPr><w:rStyle w:val="${kind === "footnote" ? "FootnoteReference" : "EndnoteReference"}"/></w:rPr><w:${kind}Ref/></w:r>${run(` ${text}`)}</w:p></w:${kind}></w:${kind}s>`;
+  const override = (part: string, type: string) =>
+    `<Override PartName="/word/${part}.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.${type}+xml"/>`;
+  const relation = (id: string, type: string) =>
+    `<Relationship Id="${id}" Type="${REL}/${type}" Target="${type}.xml"/>`;
+  return zip([
+    {
+      name: "[Content_Types].xml",
+      data: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>${override("document", "document.main")}${override("footnotes", "footnotes")}${override("endnotes", "endnotes")}${override("comments", "comments")}</Types>`,
+    },
+    docxParts([])[1]!,
+    {
+      name: "word/_rels/document.xml.rels",
+      data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${relation("rId1", "footnotes")}${relation("rId2", "endnotes")}${relation("rId3", "comments")}</Relationships>`,
+    },
+    {
+      name: "word/footnotes.xml",
+      data: `<?xml version="1.0" encoding="UTF-8"?>${note("footnote", n.footnote)}`,
+    },
+    {
+      name: "word/endnotes.xml",
+      data: `<?xml version="1.0" encoding="UTF-8"?>${note("endnote", n.endnote)}`,
+    },
+    {
+      name: "word/comments.xml",
+      data: `<?xml version="1.0" encoding="UTF-8"?><w:comments xmlns:w="${W}"><w:comment w:id="0" w:author="${escapeXml(n.comment.author).replace(/"/g, "&quot;")}" w:date="2026-11-26T10:00:00Z" w:initials="XX"><w:p><w:r><w:annotationRef/></w:r>${run(n.comment.text)}</w:p></w:comment></w:comments>`,
+    },
+    {
+      name: "word/document.xml",
+      data: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}" xmlns:r="${REL}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:v="urn:schemas-microsoft-com:vml" mc:Ignorable="wps"><w:body>${body}</w:body></w:document>`,
+    },
+  ]);
+}
+
 /** An old Word (.doc) file: the OLE compound file signature, which the worker cannot read. */
 export function oleDoc(): Buffer {
   const bytes = Buffer.alloc(512);

@@ -24,8 +24,8 @@ const PARSERS = {
     } catch (err) {
       throw new Refused(err.message === "too-large" ? "too-large" : "unreadable");
     }
-    const mammoth = (await import("mammoth")).default;
-    return (await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value;
+    const { readDocx } = await import("./docx-text.mjs");
+    return readDocx(Buffer.from(bytes));
   },
   async pdf({ bytes }) {
     const { extractText } = await import("unpdf");
