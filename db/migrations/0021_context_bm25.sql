@@ -10,7 +10,7 @@ ALTER TABLE "context_chunks" ADD COLUMN "tokens" integer;--> statement-breakpoin
 ALTER TABLE "context_items" ADD COLUMN "chunk_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "context_items" ADD COLUMN "token_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "context_item_terms" ADD CONSTRAINT "context_item_terms_item_id_context_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."context_items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "context_item_terms_app_term_idx" ON "context_item_terms" USING btree ("app_id","term","item_id","chunks");--> statement-breakpoint
+CREATE INDEX "context_item_terms_term_idx" ON "context_item_terms" USING btree ("term","app_id","item_id","chunks");--> statement-breakpoint
 -- Hand-written from here (drizzle has no functions or triggers); see db/schema/context.ts.
 -- A tsvector's tokens: its positions (a lexeme stored without any counts once).
 CREATE FUNCTION "tsvector_tokens"(tsvector) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS

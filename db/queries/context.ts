@@ -448,9 +448,16 @@ export type SearchStatistics = {
   /** Chunks of the app's synced items, and their tokens. */
   chunks: number;
   tokens: number;
-  /** The question's terms that some of those chunks hold, with how many hold each. */
-  terms: { term: string; df: number }[];
+  /**
+   * The question's terms that some of those chunks hold, with how many hold each (df), and about
+   * how many chunks of every app hold it (the length of its list in the chunks' index; counted
+   * over its first POSTINGS_ITEMS_MAX items, POSTINGS_MANY when more hold it).
+   */
+  terms: { term: string; df: number; postings: number }[];
 };
+
+export const POSTINGS_MANY = 2_147_483_647;
+const POSTINGS_ITEMS_MAX = 1000;
 
 /**
  * The question's terms, by the same text search configuration as the chunks' (to_tsvector
@@ -463,7 +470,11 @@ export async function searchStatistics(
   question: string,
   ex: Executor = db(),
 ): Promise<SearchStatistics> {
-  const res = await ex.execute<{ chunks: string; tokens: string; terms: [string, number][] | null }>(sql`
+  const res = await ex.execute<{
+    chunks: string;
+    tokens: string;
+    terms: [string, number, number][] | null;
+  }>(sql`
     with live as (
       select id, chunk_count, token_count from context_items
       where app_id = ${appId} and status = 'synced'
@@ -471,7 +482,10 @@ export async function searchStatistics(
     select
       (select coalesce(sum(chunk_count), 0) from live) as chunks,
       (select coalesce(sum(token_count), 0) from live) as tokens,
-      (select json_agg(json_build_array(term, df)) from (
+      (select json_agg(json_build_array(s.term, s.df, (
+         select case when count(*) > ${POSTINGS_ITEMS_MAX} then ${POSTINGS_MANY} else coalesce(sum(g.chunks), 0) end
+         from (select g.chunks from context_item_terms g where g.term = s.term limit ${POSTINGS_ITEMS_MAX + 1}) g)))
+       from (
          select t.term, sum(t.chunks)::integer as df
          from context_item_terms t join live on live.id = t.item_id
          where t.app_id = ${appId}
@@ -481,71 +495,143 @@ export async function searchStatistics(
   return {
     chunks: Number(row.chunks),
     tokens: Number(row.tokens),
-    terms: (row.terms ?? []).map(([term, df]) => ({ term, df })),
+    terms: (row.terms ?? []).map(([term, df, postings]) => ({ term, df, postings: Number(postings) })),
   };
 }
 
 /** A chunk that may rank: where it is, its length, and how often it holds each term asked about. */
 export type CandidateChunk = {
   itemId: string;
-  itemName: string;
   position: number;
   tokens: number;
   tf: Record<string, number>;
 };
 
+/** Which chunks a search scores (lib/context/retrieve.ts chooses them from the statistics). */
+export type CandidateQuery = {
+  /** The question's terms: each candidate comes with how often it holds each. */
+  terms: readonly string[];
+  /** Every chunk holding any of these rare terms, up to `rareLimit`. */
+  rare?: { anyOf: readonly string[]; limit: number; fewPostings: boolean };
+  /**
+   * Up to `limit` chunks holding all of these common terms, in storage order; when fewer than
+   * `enough` do, up to `limit` holding the first of them too.
+   */
+  common?: { allOf: readonly string[]; limit: number; enough: number };
+};
+
 /**
- * The app's chunks of synced items that hold any of `anyOf` (every one of them), or, with
- * `allOf`, at most `limit` of those that hold all of `allOf`, in storage order. Each comes with
- * its counts of `terms` (its tsvector's positions of them), not its text. Found through the GIN
- * index on (app_id, tsv); items not synced are left out before the limit, so their chunks never
- * take a synced one's place. The table is 8 hash partitions by item (migration 0018): under a
- * limit the scan stops at the partition that completes it, since a bitmap scan reads a partition's
- * whole posting lists before it returns a row.
+ * The app's chunks of synced items that a search scores, each with its counts of the question's
+ * terms (its tsvector's positions of them), not its text: one statement. Items not synced are left
+ * out before any limit, so their chunks never take a synced one's place.
+ *
+ * Found through the GIN index on (app_id, tsv). Matching its app_id entry costs about a
+ * millisecond a partition even for a handful of chunks (the app's entry lists all its chunks), so
+ * rare terms whose lists are short in every app (`fewPostings`: searchStatistics) are asked of the
+ * index alone and the app checked on the rows. The table is 8 hash partitions by item (migration
+ * 0018): under a limit the scan of common terms stops at the partition that completes it, since a
+ * bitmap scan reads a partition's whole posting lists before it returns a row.
  */
 export async function searchCandidates(
   appId: string,
-  want: { terms: readonly string[]; anyOf?: readonly string[]; allOf?: readonly string[]; limit: number },
+  want: CandidateQuery,
   ex: Executor = db(),
 ): Promise<CandidateChunk[]> {
-  const query = want.anyOf ? tsqueryOf(want.anyOf, " | ") : tsqueryOf(want.allOf ?? [], " & ");
-  if (!query) return [];
-  const res = await ex.execute<{
-    item_id: string;
-    item_name: string;
-    position: number;
-    tokens: number | null;
-    tf: Record<string, number> | null;
-  }>(sql`
-    select c.item_id, i.name as item_name, c.position, c.tokens,
-      (select json_object_agg(u.lexeme, coalesce(array_length(u.positions, 1), 1))
-       from unnest(ts_filter(setweight(c.tsv, 'A', ${sql.param([...want.terms])}::text[]), '{a}')) u) as tf
+  const terms = sql.param([...want.terms]);
+  const scan = (ofApp: SQL, query: string, extra: SQL, limit: number) => sql`
+    select c.item_id, c.position, c.tokens, ts_filter(setweight(c.tsv, 'A', ${terms}::text[]), '{a}')::text as tf
     from context_chunks c
-    join context_items i on i.id = c.item_id
-    where c.app_id = ${appId} and i.app_id = ${appId} and i.status = 'synced'
-      and c.tsv @@ ${query}::tsquery
-    limit ${want.limit}`);
+    where ${ofApp} and c.tsv @@ ${query}::tsquery ${extra}
+      and exists (select from context_items i where i.id = c.item_id and i.status = 'synced')
+    limit ${limit}`;
+  const ofApp = sql`c.app_id = ${appId}`;
+  const parts: SQL[] = [];
+  const ctes: SQL[] = [];
+  if (want.rare?.anyOf.length) {
+    // Compared as text, app_id is no condition the index can take.
+    const where = want.rare.fewPostings ? sql`c.app_id::text = ${appId}` : ofApp;
+    parts.push(sql`(${scan(where, tsqueryOf(want.rare.anyOf, " | "), sql``, want.rare.limit)})`);
+  }
+  if (want.common?.allOf.length) {
+    const { allOf, limit, enough } = want.common;
+    ctes.push(sql`every_term as materialized (${scan(ofApp, tsqueryOf(allOf, " & "), sql``, limit)})`);
+    parts.push(sql`(select * from every_term)`);
+    if (allOf.length > 1) {
+      // Run only when too few chunks hold them all (a one-time filter: otherwise never scanned).
+      const few = sql`and (select count(*) from every_term) < ${enough}`;
+      parts.push(sql`(${scan(ofApp, tsqueryOf(allOf.slice(0, 1), " & "), few, limit)})`);
+    }
+  }
+  if (parts.length === 0) return [];
+  const res = await ex.execute<{ item_id: string; position: number; tokens: number | null; tf: string }>(
+    sql`${ctes.length ? sql`with ${sql.join(ctes, sql`, `)} ` : sql``}${sql.join(parts, sql` union all `)}`,
+  );
   return res.rows.map((r) => ({
     itemId: r.item_id,
-    itemName: r.item_name,
     position: Number(r.position),
     tokens: Number(r.tokens ?? 0),
-    tf: r.tf ?? {},
+    tf: termCounts(r.tf),
   }));
 }
 
-/** The text of chunks, by item and position. */
+/**
+ * How often each lexeme occurs, from a tsvector's text form (`'refund':3A,9A 'it''s':5`): its
+ * positions, or once for a lexeme stored without any. Read here rather than in SQL, where
+ * unnesting each candidate's vector cost three times as much as the whole fetch.
+ */
+export function termCounts(tsvector: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  let i = 0;
+  while (i < tsvector.length) {
+    if (tsvector[i] !== "'") {
+      i++;
+      continue;
+    }
+    let lexeme = "";
+    for (i++; i < tsvector.length; i++) {
+      const ch = tsvector[i]!;
+      if (ch === "\\") lexeme += tsvector[++i] ?? "";
+      else if (ch === "'" && tsvector[i + 1] === "'") lexeme += tsvector[i++];
+      else if (ch === "'") break;
+      else lexeme += ch;
+    }
+    i++;
+    let positions = 1;
+    if (tsvector[i] === ":") {
+      const end = tsvector.indexOf(" ", i);
+      const list = tsvector.slice(i + 1, end === -1 ? undefined : end);
+      positions = list.split(",").length;
+      i = end === -1 ? tsvector.length : end;
+    }
+    counts[lexeme] = positions;
+  }
+  return counts;
+}
+
+/** The text of chunks, and their item's name, by item and position. */
 export async function chunkTexts(
   keys: readonly { itemId: string; position: number }[],
   ex: Executor = db(),
-): Promise<Map<string, string>> {
+): Promise<Map<string, { text: string; itemName: string }>> {
   if (keys.length === 0) return new Map();
-  const res = await ex.execute<{ item_id: string; position: number; text: string }>(sql`
-    select c.item_id, c.position, c.text
-    from context_chunks c
-    join unnest(${sql.param(keys.map((k) => k.itemId))}::uuid[], ${sql.param(keys.map((k) => k.position))}::integer[])
-      as k(item_id, position) on c.item_id = k.item_id and c.position = k.position`);
-  return new Map(res.rows.map((r) => [chunkKey(r.item_id, Number(r.position)), r.text]));
+  const res = await ex.execute<{ item_id: string; position: number; text: string; item_name: string }>(sql`
+    select c.item_id, c.position, c.text, i.name as item_name
+    from unnest(${sql.param(keys.map((k) => k.itemId))}::uuid[], ${sql.param(keys.map((k) => k.position))}::integer[])
+      as k(item_id, position)
+    join context_chunks c on c.item_id = k.item_id and c.position = k.position
+    join context_items i on i.id = c.item_id`);
+  return new Map(
+    res.rows.map((r) => [chunkKey(r.item_id, Number(r.position)), { text: r.text, itemName: r.item_name }]),
+  );
+}
+
+/** The names of items, by id. */
+export async function itemNames(ids: readonly string[], ex: Executor = db()): Promise<Map<string, string>> {
+  const rows = await ex
+    .select({ id: contextItems.id, name: contextItems.name })
+    .from(contextItems)
+    .where(inArray(contextItems.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 export const chunkKey = (itemId: string, position: number) => `${itemId}:${position}`;

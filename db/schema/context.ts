@@ -144,8 +144,9 @@ export const contextItemTerms = pgTable(
   },
   (t) => [
     primaryKey({ name: "context_item_terms_pkey", columns: [t.itemId, t.term] }),
-    // A search reads its words' counts by app, every column in the index (an index-only scan).
-    index("context_item_terms_app_term_idx").on(t.appId, t.term, t.itemId, t.chunks),
+    // A search reads its words' counts in its app, and how many chunks of every app hold them (the
+    // length of their lists in the chunks' index), every column in the index (index-only scans).
+    index("context_item_terms_term_idx").on(t.term, t.appId, t.itemId, t.chunks),
   ],
 );
 

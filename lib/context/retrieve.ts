@@ -12,7 +12,7 @@ import {
   searchStatistics,
 } from "@/db/queries/context";
 import { CONTEXT_RETRIEVE_LIMIT } from "@/lib/constants";
-import { BM25_K1, bm25Idf, bm25TermScore } from "./bm25";
+import { bm25Idf, bm25TermScore } from "./bm25";
 
 export type { MatchedRow, RetrievedChunk, RowCondition };
 
@@ -21,13 +21,19 @@ export type { MatchedRow, RetrievedChunk, RowCondition };
  * is exact). Their posting lists are short by definition, so reading them is cheap; it is the
  * scoring of each (reading its tsvector) that this bounds.
  */
-export const RARE_CANDIDATES_MAX = 1000;
+export const RARE_CANDIDATES_MAX = 300;
 /**
  * Chunks scored at most among those holding only the question's common terms, when they could
  * still outrank the ones found by its rare terms. A common term's posting list is long: the scan
  * stops once it has these (docs/decisions.md, "Retrieval: BM25").
  */
-export const COMMON_CANDIDATES_MAX = 100;
+export const COMMON_CANDIDATES_MAX = 30;
+/**
+ * Rare terms are looked up in the chunks' index without their app when every app's chunks hold
+ * them this many times at most: reading a few more entries is cheaper than matching the app's
+ * (db/queries/context.ts searchCandidates).
+ */
+const FEW_POSTINGS_MAX = 2 * RARE_CANDIDATES_MAX;
 /** Characters of a question that are searched: a run's inputs can be long. */
 const QUESTION_CHARS_MAX = 4000;
 
@@ -39,12 +45,14 @@ const QUESTION_CHARS_MAX = 4000;
  * are ordered by source name, then position, so the same data gives the same answer. Items still
  * syncing or in error, and every other app's data, are never returned.
  *
- * Candidates are chosen as in MaxScore: the chunks holding the question's rarest terms (together
- * in at most RARE_CANDIDATES_MAX chunks) are all scored; a chunk holding none of them can score at
- * most what the other terms can add (their idf × (k1 + 1)), so only when that could beat the last
- * of the top `limit` are chunks holding every other term scored too, COMMON_CANDIDATES_MAX of
- * them at most. A question whose terms are all rare, or an app whose matches are few, gets the
- * exact top `limit`; one made only of terms that most chunks hold gets the best of a sample.
+ * Candidates are chosen by the question's rare terms, not by storage order: every chunk holding
+ * one of its rarest terms (together in at most RARE_CANDIDATES_MAX chunks) is scored. Only when
+ * those are fewer than `limit` are chunks holding its other, common, terms scored too: up to
+ * COMMON_CANDIDATES_MAX holding them all. A chunk holding none of the rare terms could outrank
+ * one holding them only by repeating many common ones; the top 10 over every chunk hardly ever
+ * holds one (tests/integration/context-search.test.ts, npm run bench). An app whose matches are
+ * few gets the exact top `limit`; a question made only of terms that most chunks of a big app
+ * hold gets the best of a sample.
  */
 export async function retrieveChunks(
   appId: string,
@@ -72,68 +80,79 @@ export async function retrieveChunks(
     for (const t of terms) sum += bm25TermScore(t.idf, c.tf[t.term] ?? 0, c.tokens, avgLength);
     return sum;
   };
-  const scored = new Map<string, { chunk: CandidateChunk; score: number }>();
-  const add = (chunks: CandidateChunk[]) => {
-    for (const c of chunks) scored.set(chunkKey(c.itemId, c.position), { chunk: c, score: score(c) });
-  };
-  if (rare > 0) {
-    add(
-      await searchCandidates(
-        appId,
-        { terms: names, anyOf: names.slice(0, rare), limit: RARE_CANDIDATES_MAX },
-        ex,
-      ),
-    );
-  }
-  const common = terms.slice(rare);
-  const bound = common.reduce((sum, t) => sum + t.idf * (BM25_K1 + 1), 0);
-  if (common.length > 0 && lastOfTop([...scored.values()], limit) < bound) {
-    const allOf = common.map((t) => t.term);
-    add(await searchCandidates(appId, { terms: names, allOf, limit: COMMON_CANDIDATES_MAX }, ex));
-    if (rare === 0) {
-      // No chunk may hold them all: the rarest of them alone, too.
-      add(
-        await searchCandidates(
-          appId,
-          { terms: names, allOf: allOf.slice(0, 1), limit: COMMON_CANDIDATES_MAX },
-          ex,
-        ),
-      );
-    }
-  }
-  const best = [...scored.values()].sort(byRank).slice(0, limit);
-  const texts = await chunkTexts(
-    best.map((b) => b.chunk),
+  const rareDf = terms.slice(0, rare).reduce((sum, t) => sum + t.df, 0);
+  const postings = terms.slice(0, rare).reduce((sum, t) => sum + t.postings, 0);
+  const common = names.slice(rare);
+  const candidates = await searchCandidates(
+    appId,
+    {
+      terms: names,
+      rare:
+        rare > 0
+          ? {
+              anyOf: names.slice(0, rare),
+              limit: RARE_CANDIDATES_MAX,
+              fewPostings: postings <= FEW_POSTINGS_MAX,
+            }
+          : undefined,
+      common:
+        common.length > 0 && rareDf < limit
+          ? { allOf: common, limit: COMMON_CANDIDATES_MAX, enough: limit }
+          : undefined,
+    },
     ex,
   );
-  return best.flatMap(({ chunk, score }) => {
-    const text = texts.get(chunkKey(chunk.itemId, chunk.position));
-    // A chunk deleted between the two reads (its item re-ingested) is left out.
-    return text === undefined
-      ? []
-      : [{ itemId: chunk.itemId, itemName: chunk.itemName, position: chunk.position, text, score }];
-  });
+  const scored = new Map<string, Scored>();
+  for (const c of candidates) scored.set(chunkKey(c.itemId, c.position), { chunk: c, score: score(c) });
+  return topRanked([...scored.values()], limit, ex);
 }
 
 type Scored = { chunk: CandidateChunk; score: number };
 
-/** Best first; equal scores by source name, position, then item id: never by storage order. */
-function byRank(a: Scored, b: Scored): number {
-  return (
-    b.score - a.score ||
-    compare(a.chunk.itemName, b.chunk.itemName) ||
-    a.chunk.position - b.chunk.position ||
-    compare(a.chunk.itemId, b.chunk.itemId)
+/**
+ * The best `limit`, with their text, equal scores ordered by source name, position, then item id:
+ * never by storage order. Whatever ties with the last place is read too (up to TIES_READ_MAX), so
+ * that names can order it.
+ */
+async function topRanked(scored: Scored[], limit: number, ex: Executor): Promise<RetrievedChunk[]> {
+  scored.sort(
+    (a, b) =>
+      b.score - a.score || a.chunk.position - b.chunk.position || compare(a.chunk.itemId, b.chunk.itemId),
   );
+  const cut = scored[limit - 1]?.score ?? Number.NEGATIVE_INFINITY;
+  const kept = scored.filter((s, i) => i < limit || (s.score >= cut && i < TIES_READ_MAX));
+  const texts = await chunkTexts(
+    kept.map((k) => k.chunk),
+    ex,
+  );
+  const found: RetrievedChunk[] = [];
+  for (const { chunk, score } of kept) {
+    const t = texts.get(chunkKey(chunk.itemId, chunk.position));
+    // A chunk deleted between the two reads (its item re-ingested) is left out.
+    if (t)
+      found.push({
+        itemId: chunk.itemId,
+        itemName: t.itemName,
+        position: chunk.position,
+        text: t.text,
+        score,
+      });
+  }
+  return found
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        compare(a.itemName, b.itemName) ||
+        a.position - b.position ||
+        compare(a.itemId, b.itemId),
+    )
+    .slice(0, limit);
 }
+
+/** Chunks read at most to order those tied at the last place by name. */
+const TIES_READ_MAX = 300;
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The score a chunk must beat to enter the top `limit`: 0 while there are fewer. */
-function lastOfTop(scored: Scored[], limit: number): number {
-  if (scored.length < limit) return 0;
-  return scored.map((s) => s.score).sort((a, b) => b - a)[limit - 1]!;
-}
 
 // Rows handed to a model at most: a filter that matches a whole list must not send it all.
 const MATCHED_ROWS_MAX = 1000;

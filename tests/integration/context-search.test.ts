@@ -306,7 +306,10 @@ describe("retrieveChunks", () => {
         },
       },
     });
-    const want = { terms: ["teapot"], allOf: ["teapot"], limit: COMMON_CANDIDATES_MAX };
+    const want = {
+      terms: ["teapot"],
+      common: { allOf: ["teapot"], limit: COMMON_CANDIDATES_MAX, enough: 10 },
+    };
     expect(await searchCandidates(app.id, want, spy)).toHaveLength(COMMON_CANDIDATES_MAX);
     // On so small a table the planner would rather read it whole, or walk the items and their
     // primary keys: as at scale (bench/context.ts), the plan is made the one over the GIN index.
