@@ -1321,15 +1321,15 @@ export const messages = {
   runContextShow: "Show the data this run used",
   runContextLoading: "Loading the data this run used…",
   runContextFailed: "The data this run used could not be loaded.",
-  runContextRetry: "Try again",
-  runContextExcerpts: "{n} excerpts of the app's data were sent to the model, best match first.",
-  runContextExcerpt: "Excerpt {n} of {source}, part {position}",
-  runContextRows: "{n} items of the app's data matched the run's choices and were sent to the model.",
-  runContextRow: "Item {position} of {source}",
+  runContextExcerpts:
+    "{n} excerpts of the app's data sources were sent to the model, best match first. Open one to read it as sent.",
+  runContextOneExcerpt:
+    "1 excerpt of the app's data sources was sent to the model. Open it to read it as sent.",
+  runContextExcerpt: "{source}, part {position}",
+  runContextRows: "{n} rows of the app's item lists matched the run's choices and were sent to the model.",
+  runContextOneRow: "1 row of the app's item lists matched the run's choices and was sent to the model.",
+  runContextRow: "{source}, row {position}",
   runContextScore: "Score",
-  runContextScoreHint: "Search scores are shown to admins only.",
-  runContextShowText: "Show text",
-  runContextHideText: "Hide text",
   runContextDeletedSource: "Deleted data source",
   runContextNotRecorded:
     "No data was recorded for this run: it ended before the app's data was read, or it ran before runs kept this.",
