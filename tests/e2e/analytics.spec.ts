@@ -152,6 +152,8 @@ test.describe("analytics", () => {
   test("a builder opens an app's analytics from /home and reads its figures, charts and runs", async ({
     page,
   }) => {
+    // Many steps and three axe scans: more than the default minute on a busy machine.
+    test.setTimeout(120_000);
     const { builder, app, runs, old } = await analyticsWorld();
     await page.setViewportSize({ width: 1280, height: 900 });
     await logInAsBuilder(page, builder);
