@@ -1331,6 +1331,7 @@ export const messages = {
   runContextRow: "{source}, row {position}",
   runContextScore: "Score",
   runContextDeletedSource: "Deleted data source",
+  runContextRunning: "This run is still in progress: the data it used shows once it ends.",
   runContextNotRecorded:
     "No data was recorded for this run: it ended before the app's data was read, or it ran before runs kept this.",
   runContextNoWords:

@@ -15,6 +15,7 @@ import type { RunContextAnswer, RunContextEmpty } from "@/lib/runs/schemas";
 // their answer carries), its text as sent once opened. A run without any says why.
 
 const EMPTY_TEXT: Record<RunContextEmpty, MessageKey> = {
+  running: "runContextRunning",
   notRecorded: "runContextNotRecorded",
   noWords: "runContextNoWords",
   noSources: "runContextNoSources",

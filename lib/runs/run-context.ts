@@ -40,7 +40,7 @@ export async function getRunContext(app: App, runId: string, session: Session): 
       data: r.data,
     }));
   }
-  answer.empty = emptyReason(c, row.hasSources);
+  answer.empty = row.status === "running" && !c ? "running" : emptyReason(c, row.hasSources);
   return answer;
 }
 

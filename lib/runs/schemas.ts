@@ -90,10 +90,17 @@ export type RunContextRow = {
 };
 
 /**
- * Why a run shows no excerpts: it ended before its data was read (or ran before runs kept it); its
+ * Why a run shows no excerpts: it is still running (its data is written with its end); it ended
+ * before its data was read (or ran before runs kept it); its
  * inputs had no words to search with; the app has no synced data source; nothing matched.
  */
-export type RunContextEmpty = "notRecorded" | "noWords" | "noSources" | "nothingMatched" | "noRowsMatched";
+export type RunContextEmpty =
+  | "running"
+  | "notRecorded"
+  | "noWords"
+  | "noSources"
+  | "nothingMatched"
+  | "noRowsMatched";
 
 export type RunContextAnswer = {
   runId: string;

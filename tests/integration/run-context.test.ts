@@ -222,5 +222,22 @@ describe("a run's context", () => {
     expect(cancelled).toBeDefined();
     const cancelledAnswer = (await readContext(app.id, cancelled.id, owner)).json;
     expect(cancelledAnswer.excerpts).toHaveLength(1);
+
+    // While a run goes on, its data is not written yet: it says so rather than "not recorded".
+    server.script({ text: "Slowly", delayMs: 2000 });
+    const asked = server.chats.length;
+    const slow = new AbortController();
+    const ongoing = startRun(app.id, { signal: slow.signal, inputs: { input: "reset button" } });
+    await eventually(
+      async () => server.chats.length,
+      (n) => n > asked,
+    );
+    const running = (await runsOf(app.id)).find((r) => r.status === "running")!;
+    expect((await readContext(app.id, running.id, owner)).json).toMatchObject({
+      empty: "running",
+      excerpts: [],
+    });
+    slow.abort();
+    await ongoing;
   });
 });
