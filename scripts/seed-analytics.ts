@@ -1,14 +1,17 @@
 import { type NewDemoRun, replaceDemoRuns, upsertDemoEndUsers } from "../db/queries/analytics";
-import type { App } from "../db/schema";
+import type { App, RunContext } from "../db/schema";
 import { runCost } from "../lib/ai/prices";
 import { addDays, todayUtc } from "../lib/analytics/range";
+import { groundingFor } from "../lib/runs/grounding";
 import { DEMO_IDS } from "./seed-apps";
 
 // Demo runs for npm run db:seed (issue 10 §5), so /analytics/app/{appId} has something to show:
 // a few hundred runs of the Demo App and of Kitchen Helpers' two active tools over the last 30 UTC
 // days, flagged is_demo, by demo end users who signed up over those weeks and by visitors; mostly
 // successes, some errors, cancels and aborts; tokens and costs as gpt-4o-mini would bill them.
-// Reproducible (a seeded generator), and idempotent: every run replaces the apps' demo runs with
+// Each run keeps the data its model would have been given (the excerpts of the app's data sources
+// its question finds today: the Demo App's, seeded before; Kitchen Helpers has none), so a run
+// opened on the analytics page shows them. Reproducible (a seeded generator), and idempotent: every run replaces the apps' demo runs with
 // a fresh set ending now, so the charts always cover the last days; their users are found again by
 // address.
 
@@ -147,6 +150,13 @@ async function appRuns(plan: AppPlan, now: Date): Promise<NewDemoRun[]> {
     (_, i) => `visitor:demo-${plan.seed}-${i}`,
   );
 
+  // One search per question, by the default query method, as a run would make it.
+  const contexts = new Map<Ask, RunContext>();
+  for (const ask of plan.tools.flatMap((t) => t.asks)) {
+    const inputs = Object.fromEntries(Object.entries(ask.inputs).map(([k, v]) => [k, String(v)]));
+    contexts.set(ask, (await groundingFor(plan.appId, { aiQueryMethod: "default" }, [], inputs)).context);
+  }
+
   const runs: NewDemoRun[] = [];
   for (let i = 0; i < plan.runs; i++) {
     const createdAt = momentOf(rand, now);
@@ -200,6 +210,7 @@ async function appRuns(plan: AppPlan, now: Date): Promise<NewDemoRun[]> {
             ? "The run took longer than 120 s"
             : null,
       durationMs,
+      context: contexts.get(ask)!,
       createdAt,
       finishedAt: new Date(createdAt.getTime() + durationMs),
     });

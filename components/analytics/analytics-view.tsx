@@ -179,6 +179,7 @@ export function AnalyticsView({ initial }: { initial: AppAnalytics }) {
             </div>
             {data.recentRuns.runs.length > 0 ? (
               <RecentRuns
+                appId={appId}
                 key={`${data.range.from}_${data.range.to}`}
                 runs={data.recentRuns.runs}
                 hasMore={data.recentRuns.nextCursor !== null}

@@ -3,6 +3,7 @@
 import { ChevronDownIcon, LoaderCircleIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { RelativeTime } from "@/components/home/relative-time";
+import { RunContext } from "@/components/runs/run-context";
 import { Button } from "@/components/ui/button";
 import type { AnalyticsRun } from "@/lib/analytics/schemas";
 import { messages } from "@/lib/messages";
@@ -17,7 +18,7 @@ function inputText(value: unknown): string {
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
-function RunRow({ run }: { run: AnalyticsRun }) {
+function RunRow({ appId, run }: { appId: string; run: AnalyticsRun }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const tokens = (run.promptTokens ?? 0) + (run.completionTokens ?? 0);
@@ -88,6 +89,7 @@ function RunRow({ run }: { run: AnalyticsRun }) {
               <p className="whitespace-pre-wrap break-words">{run.error}</p>
             </div>
           ) : null}
+          <RunContext appId={appId} runId={run.id} />
           <dl className="flex flex-wrap gap-x-6 gap-y-1 text-muted-foreground">
             <div className="flex gap-1.5">
               <dt>{messages.analyticsRunModel}</dt>
@@ -116,13 +118,18 @@ function RunRow({ run }: { run: AnalyticsRun }) {
   );
 }
 
-/** The range's runs, newest first; each opens to its inputs and output. More come page by page. */
+/**
+ * The range's runs, newest first; each opens to its inputs, output and the data its model was
+ * given. More come page by page.
+ */
 export function RecentRuns({
+  appId,
   runs,
   hasMore,
   loadingMore,
   onLoadMore,
 }: {
+  appId: string;
   runs: AnalyticsRun[];
   hasMore: boolean;
   loadingMore: boolean;
@@ -132,7 +139,7 @@ export function RecentRuns({
     <AnalyticsCard id="analytics-runs" title={messages.analyticsRecentRuns} className="gap-2">
       <ul className="grid">
         {runs.map((r) => (
-          <RunRow key={r.id} run={r} />
+          <RunRow key={r.id} appId={appId} run={r} />
         ))}
       </ul>
       {hasMore ? (

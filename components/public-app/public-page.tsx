@@ -39,6 +39,7 @@ export function PublicPageView({
           email: signedIn ? session.email : null,
           signInRequired: page.signInRequired,
           published: page.published,
+          showRunContext: page.builderView,
         }}
         headerRight={
           page.published ? (

@@ -41,6 +41,8 @@ export type PublicRunConfig = {
   signInRequired: boolean;
   /** End users sign in only to published apps. */
   published: boolean;
+  /** The viewer is the app's builder: an answer offers the data the run used. */
+  showRunContext?: boolean;
 };
 
 export function PublicTool({
@@ -209,6 +211,7 @@ export function PublicTool({
         headingRef={headingRef}
         cancelRef={cancelRef}
         errorAtField={serverError !== null}
+        showRunContext={!!run?.showRunContext}
       />
       {state.status === "success" && cta}
     </>

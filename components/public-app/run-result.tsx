@@ -3,6 +3,7 @@
 import { CopyIcon, LoaderCircleIcon, RotateCcwIcon, SquareIcon } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { RunContextDisclosure } from "@/components/runs/run-context";
 import type { AppContent } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
 import { cn } from "@/lib/utils";
@@ -41,6 +42,8 @@ export type RunResultProps = {
   cancelRef: React.Ref<HTMLButtonElement>;
   /** The error is shown at the field it names, in the form: nothing ran, so nothing to show here. */
   errorAtField?: boolean;
+  /** The viewer is the app's builder: a finished run offers the data its model was given. */
+  showRunContext?: boolean;
 };
 
 export function RunResult(props: RunResultProps) {
@@ -135,6 +138,9 @@ export function RunResult(props: RunResultProps) {
       </div>
 
       {state.status === "error" && !nothingToShow && <RunErrorBox {...props} state={state} />}
+      {props.showRunContext && state.status === "success" && state.runId ? (
+        <RunContextDisclosure key={state.runId} appId={props.appId} runId={state.runId} />
+      ) : null}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { db, type Executor, pool } from "../client";
 import {
   appSettings,
   apps,
+  type RunContext,
   type RunKind,
   type RunStatus,
   type ToolRun,
@@ -196,6 +197,8 @@ export type RunEnd = {
   costKnown: boolean;
   error: string | null;
   durationMs: number;
+  /** What the model was grounded in (null: its data was never read). */
+  context?: RunContext | null;
   /** Give the run's credits back: it produced nothing, so it does not count in the limits. */
   refund: boolean;
 };
@@ -218,6 +221,45 @@ export async function finishRun(id: string, end: RunEnd, ex: Executor = db()): P
 export async function findRun(id: string, ex: Executor = db()): Promise<ToolRun | undefined> {
   const [row] = await ex.select().from(toolRuns).where(eq(toolRuns.id, id));
   return row;
+}
+
+export type RunContextRow = {
+  status: RunStatus;
+  context: RunContext | null;
+  /** The app holds a synced data source now (to say why a run had no excerpts). */
+  hasSources: boolean;
+  /** The names of the items the run's context names, by id, of those the app still holds. */
+  itemNames: Record<string, string>;
+};
+
+/** A run of this app (undefined for another app's or none) with what it was grounded in, in one round trip. */
+export async function findRunContext(
+  appId: string,
+  runId: string,
+  ex: Executor = db(),
+): Promise<RunContextRow | undefined> {
+  const res = await ex.execute<{
+    status: RunStatus;
+    context: RunContext | null;
+    has_sources: boolean;
+    item_names: Record<string, string> | null;
+  }>(sql`
+    select r.status, r.context,
+      exists (select 1 from context_items i where i.app_id = r.app_id and i.status = 'synced') as has_sources,
+      (select jsonb_object_agg(i.id, i.name) from context_items i
+        where i.app_id = r.app_id and i.id::text in (
+          select x->>'itemId' from jsonb_array_elements(
+            coalesce(r.context->'excerpts', r.context->'rows', '[]'::jsonb)) x)) as item_names
+    from tool_runs r
+    where r.id = ${runId} and r.app_id = ${appId}`);
+  const row = res.rows[0];
+  if (!row) return undefined;
+  return {
+    status: row.status,
+    context: row.context,
+    hasSources: row.has_sources,
+    itemNames: row.item_names ?? {},
+  };
 }
 
 /**

@@ -26,6 +26,20 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_KINDS = ["end_user", "visitor", "preview"] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
+/**
+ * What a run's model was grounded in, as it was sent (lib/runs/grounding.ts): the excerpts of the
+ * app's data sources with their score (default query method), or the CSV rows the fields' filter
+ * conditions selected (smart items filtering); "none" when the inputs held no words to search
+ * with. Only the builder and admins read it (lib/runs/run-context.ts); scores only admins.
+ */
+export type RunContext =
+  | {
+      kind: "chunks";
+      excerpts: { itemId: string; itemName: string; position: number; text: string; score: number }[];
+    }
+  | { kind: "rows"; rows: { itemId: string; position: number; data: Record<string, string> }[] }
+  | { kind: "none" };
+
 export const toolRuns = pgTable(
   "tool_runs",
   {
@@ -56,6 +70,8 @@ export const toolRuns = pgTable(
     durationMs: integer("duration_ms"),
     /** Seeded demo runs (npm run db:seed), so analytics can tell them apart. */
     isDemo: boolean("is_demo").notNull().default(false),
+    /** What the model was grounded in; null when the run ended before its data was read (or predates it). */
+    context: jsonb("context").$type<RunContext>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },

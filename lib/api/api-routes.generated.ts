@@ -242,6 +242,16 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/run/route"),
   },
   {
+    file: "app/api/apps/[appId]/runs/[runId]/context/route.ts",
+    path: "/api/apps/{appId}/runs/{runId}/context",
+    docs: {
+      GET: {
+        summary: "The excerpts (or rows) a run's model was given",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/runs/[runId]/context/route"),
+  },
+  {
     file: "app/api/apps/[appId]/settings/claimInvitation/route.ts",
     path: "/api/apps/{appId}/settings/claimInvitation",
     docs: {

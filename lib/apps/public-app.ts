@@ -55,6 +55,8 @@ export type PublicPage = {
   userCanEditResults: boolean;
   /** Runs need an end user signed in to this app (isSignupEnabled). */
   signInRequired: boolean;
+  /** The viewer is the app's builder (its owner, or an admin): their runs are previews, whose data they may see. */
+  builderView: boolean;
 };
 
 /** Whether this viewer may see the app: everybody when published, only its builder when a draft. */
@@ -64,7 +66,7 @@ export function canViewApp(session: Session | null, app: Pick<App, "status" | "o
 
 const publicTool = (t: Tool): PublicTool => ({ title: t.title, path: t.path, imageUrl: t.imageUrl });
 
-async function pageOf(app: App, tool: Tool | null): Promise<PublicPage> {
+async function pageOf(app: App, tool: Tool | null, session: Session | null): Promise<PublicPage> {
   const [style, settings, owner, tools] = await Promise.all([
     loadStyle(app.id),
     loadSettings(app.id),
@@ -96,6 +98,8 @@ async function pageOf(app: App, tool: Tool | null): Promise<PublicPage> {
     toolId: tool?.id ?? null,
     userCanEditResults: settings.appSettings.userCanEditResults,
     signInRequired: settings.appSettings.isSignupEnabled,
+    // As runnerOf (lib/runs/access.ts) decides a preview: a builder's session, not an end user's.
+    builderView: session !== null && session.tenantId === null && canEditApp(session, app),
   };
 }
 
@@ -107,7 +111,7 @@ async function visibleApp(appId: string, session: Session | null): Promise<App |
 /** /app/{appId}: the app's main page, or null (404). */
 export async function loadPublicApp(appId: string, session: Session | null): Promise<PublicPage | null> {
   const app = await visibleApp(appId, session);
-  return app ? pageOf(app, null) : null;
+  return app ? pageOf(app, null, session) : null;
 }
 
 /**
@@ -126,12 +130,13 @@ export async function loadPublicAppTool(
   const tool = await findToolByPath(app.id, toolPath);
   if (!tool) return null;
   if (tool.status !== "active" && !(session && canEditApp(session, app))) return null;
-  return pageOf(app, tool);
+  return pageOf(app, tool, session);
 }
 
 /** /tool/{path}: the oldest active tool with this path among published apps, or null (404). */
 export async function loadPublicToolByPath(path: string): Promise<PublicPage | null> {
   if (!TOOL_PATH.test(path)) return null;
   const found = await findPublishedToolByPath(path);
-  return found ? pageOf(found.app, found.tool) : null;
+  // Served to everybody alike: no viewer's view.
+  return found ? pageOf(found.app, found.tool, null) : null;
 }

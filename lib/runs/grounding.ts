@@ -1,4 +1,5 @@
 import "server-only";
+import type { RunContext } from "@/db/schema";
 import type { AppSettings, CustomField } from "@/lib/apps/schemas";
 import { CONTEXT_RETRIEVE_LIMIT, RUN_MATCHED_ROWS_MAX } from "@/lib/constants";
 import { findMatchingRows, type RowCondition, retrieveChunks } from "@/lib/context/retrieve";
@@ -9,23 +10,45 @@ import { type Grounding, retrievalQuery } from "./prompt";
 // - default: the chunks of its synced data sources that best match the inputs' words;
 // - smart items filtering: the CSV rows selected by the fields' include / exclude conditions
 //   (spec 1 §5 filterCondition) with the values the end user gave.
+// Beside what the prompt gets, the same data with where it came from (and the excerpts' scores),
+// which the run records when it ends, so its builder can see what the model was given.
+
+export type RunGrounding = { grounding: Grounding; context: RunContext };
 
 export async function groundingFor(
   appId: string,
   settings: Pick<AppSettings, "aiQueryMethod">,
   fields: readonly CustomField[],
   inputs: CheckedInputs,
-): Promise<Grounding> {
+): Promise<RunGrounding> {
   if (settings.aiQueryMethod === "smart_items_filtering") {
     const rows = await findMatchingRows(appId, rowConditions(fields, inputs), {
       limit: RUN_MATCHED_ROWS_MAX,
     });
-    return { kind: "rows", rows: rows.map((r) => r.data) };
+    return {
+      grounding: { kind: "rows", rows: rows.map((r) => r.data) },
+      context: {
+        kind: "rows",
+        rows: rows.map((r) => ({ itemId: r.itemId, position: r.position, data: r.data })),
+      },
+    };
   }
   const query = retrievalQuery(inputs);
-  if (!query) return { kind: "none" };
+  if (!query) return { grounding: { kind: "none" }, context: { kind: "none" } };
   const chunks = await retrieveChunks(appId, query, CONTEXT_RETRIEVE_LIMIT);
-  return { kind: "chunks", chunks: chunks.map((c) => ({ itemName: c.itemName, text: c.text })) };
+  return {
+    grounding: { kind: "chunks", chunks: chunks.map((c) => ({ itemName: c.itemName, text: c.text })) },
+    context: {
+      kind: "chunks",
+      excerpts: chunks.map((c) => ({
+        itemId: c.itemId,
+        itemName: c.itemName,
+        position: c.position,
+        text: c.text,
+        score: c.score,
+      })),
+    },
+  };
 }
 
 /**

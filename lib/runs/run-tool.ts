@@ -1,7 +1,7 @@
 import "server-only";
 import { APICallError } from "ai";
 import { finishRun, type RunEnd } from "@/db/queries/runs";
-import type { ToolRun } from "@/db/schema";
+import type { RunContext, ToolRun } from "@/db/schema";
 import { reserveModelCall } from "@/lib/ai/model-budget";
 import { runCost } from "@/lib/ai/prices";
 import { defaultModelId, modelEndpoint } from "@/lib/ai/provider";
@@ -94,7 +94,10 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
 
   let prompt: ReturnType<typeof buildPrompt>;
   try {
-    prompt = buildPrompt(target.content, target.fields, inputs, await grounding);
+    const grounded = await grounding;
+    // Written with the run's end, however it ends: no extra write before the model is asked.
+    recorder.context(grounded.context);
+    prompt = buildPrompt(target.content, target.fields, inputs, grounded.grounding);
   } catch (err) {
     // The slot is taken by now: the run is ended as an error, its credits given back.
     await recorder.fail("error", `The app's data could not be read: ${describeError(err)}`, true);
@@ -275,12 +278,18 @@ class RunRecorder {
   private promptTokens: number | null = null;
   private completionTokens: number | null = null;
   private ended = false;
+  private grounding: RunContext | null = null;
 
   constructor(
     readonly run: ToolRun,
     private readonly startedAt: number,
     private readonly onSuccess: () => Promise<void>,
   ) {}
+
+  /** What the model is grounded in, recorded with the run's end. */
+  context(c: RunContext) {
+    this.grounding = c;
+  }
 
   append(text: string) {
     this.output += text;
@@ -331,6 +340,7 @@ class RunRecorder {
         ...storable({ ...e, output: this.output }),
         ...tokens,
         ...runCost(this.run.model, tokens),
+        context: this.grounding,
         durationMs: Date.now() - this.startedAt,
       });
     } catch (err) {

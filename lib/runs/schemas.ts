@@ -74,3 +74,42 @@ export const RUN_ID_HEADER = "x-run-id";
 export const MemoriesQuery = z.object({ appId: z.uuid() });
 export const MemoriesResponse = z.object({ memories: z.record(storableString(), RunInputValue) });
 export type MemoriesResponse = z.infer<typeof MemoriesResponse>;
+
+/** GET /api/apps/{appId}/runs/{runId}/context */
+export const RunContextParams = z.object({ appId: z.uuid(), runId: z.uuid() });
+
+/** An excerpt of a data source the model was given; `score` (its search score) only for admins. */
+export type RunExcerpt = { itemId: string; itemName: string; position: number; text: string; score?: number };
+
+/** A CSV row the fields' filter conditions selected (smart items filtering), as the model got it. */
+export type RunContextRow = {
+  itemId: string;
+  itemName: string;
+  position: number;
+  data: Record<string, string>;
+};
+
+/**
+ * Why a run shows no excerpts: it is still running (its data is written with its end); it ended
+ * before its data was read (or ran before runs kept it); its
+ * inputs had no words to search with; the app has no synced data source; nothing matched.
+ */
+export type RunContextEmpty =
+  | "running"
+  | "notRecorded"
+  | "noWords"
+  | "noSources"
+  | "nothingMatched"
+  | "noRowsMatched";
+
+export type RunContextAnswer = {
+  runId: string;
+  /** How the run was grounded: excerpts (default query method) or rows (smart items filtering). */
+  kind: "chunks" | "rows" | null;
+  excerpts: RunExcerpt[];
+  rows: RunContextRow[];
+  /** Null when there are excerpts or rows to show. */
+  empty: RunContextEmpty | null;
+  /** The excerpts carry their scores (the reader is an admin). */
+  scores: boolean;
+};

@@ -33,14 +33,34 @@ type Run = {
   input: string;
   output: string;
   createdAt: Date;
+  /** What its model was grounded in (tool_runs.context); none recorded when absent. */
+  context?: unknown;
 };
+
+/** Two excerpts of a price list, as a run records them (the builder sees no scores). */
+const EXCERPTS = [
+  {
+    itemId: crypto.randomUUID(),
+    itemName: "prices.txt",
+    position: 2,
+    text: "A bowl of soup costs 4 EUR.",
+    score: 3.25,
+  },
+  {
+    itemId: crypto.randomUUID(),
+    itemName: "menu.pdf",
+    position: 0,
+    text: "Soups of the day: leek, tomato.",
+    score: 1.5,
+  },
+];
 
 async function insertRuns(appId: string, runs: Run[]) {
   for (const r of runs) {
     await sql(
       `INSERT INTO tool_runs (app_id, tool_id, kind, user_id, subject, inputs, output, model, prompt_tokens,
-         completion_tokens, cost_usd, cost_known, credits, status, is_demo, duration_ms, created_at, finished_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'gpt-4o-mini', $8, $9, $10, true, 1, $11, $12, 1500, $13, $13)`,
+         completion_tokens, cost_usd, cost_known, credits, status, is_demo, duration_ms, created_at, finished_at, context)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'gpt-4o-mini', $8, $9, $10, true, 1, $11, $12, 1500, $13, $13, $14)`,
       [
         appId,
         r.toolId,
@@ -55,6 +75,7 @@ async function insertRuns(appId: string, runs: Run[]) {
         r.status,
         r.isDemo,
         r.createdAt,
+        r.context === undefined ? null : JSON.stringify(r.context),
       ],
     );
   }
@@ -92,6 +113,7 @@ async function analyticsWorld() {
       input: `Question number ${i}`,
       output: `Answer number ${i}`,
       createdAt: new Date(now - i * 15 * 60_000),
+      context: i === 1 ? { kind: "chunks", excerpts: EXCERPTS } : undefined,
     });
   }
   const old: Run = {
@@ -130,6 +152,8 @@ test.describe("analytics", () => {
   test("a builder opens an app's analytics from /home and reads its figures, charts and runs", async ({
     page,
   }) => {
+    // Many steps and three axe scans: more than the default minute on a busy machine.
+    test.setTimeout(120_000);
     const { builder, app, runs, old } = await analyticsWorld();
     await page.setViewportSize({ width: 1280, height: 900 });
     await logInAsBuilder(page, builder);
@@ -200,7 +224,28 @@ test.describe("analytics", () => {
     await expect(first.getByRole("button")).toHaveAttribute("aria-expanded", "true");
     await expect(first).toContainText("Question number 1");
     await expect(first).toContainText("Answer number 1");
+    // The data its model was given: each excerpt closed, named by its source and part, opened from
+    // the keyboard; the builder (no admin) gets no scores.
+    const context = first.getByTestId("run-context");
+    await expect(context).toContainText(fillTemplate(messages.runContextExcerpts, { n: 2 }));
+    const excerpts = context.getByTestId("run-context-entry");
+    await expect(excerpts).toHaveCount(2);
+    await expect(excerpts.nth(0)).toContainText(
+      fillTemplate(messages.runContextExcerpt, { source: "prices.txt", position: 3 }),
+    );
+    await expect(excerpts.nth(1)).toContainText(
+      fillTemplate(messages.runContextExcerpt, { source: "menu.pdf", position: 1 }),
+    );
+    await expect(context.getByText(EXCERPTS[0]!.text)).toBeHidden();
+    await excerpts.nth(0).locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect(context.getByText(EXCERPTS[0]!.text)).toBeVisible();
+    await expect(context).not.toContainText(messages.runContextScore);
     await expectNoA11yViolations(page, "analytics, 1280 px, light, a table and a run open");
+    // A run that kept no data says why.
+    const second = analytics.runs.nth(1);
+    await second.getByRole("button").first().click();
+    await expect(second.getByTestId("run-context-empty")).toHaveText(messages.runContextNotRecorded);
     await analytics.loadMore.click();
     await expect(analytics.runs).toHaveCount(all.length);
     await expect(analytics.loadMore).toHaveCount(0);
@@ -232,6 +277,17 @@ test.describe("analytics", () => {
     );
     expect(scroll, "the page scrolls sideways at 375 px").toBeLessThanOrEqual(0);
     await expect(analytics.chart("tokens").locator("svg.recharts-surface")).toBeVisible();
+    // The first run's excerpts, opened, fit the phone's width too.
+    const phoneRun = analytics.runs.first();
+    await phoneRun.getByRole("button").first().click();
+    await phoneRun.getByTestId("run-context-entry").first().locator("summary").click();
+    await expect(phoneRun.getByText(EXCERPTS[0]!.text)).toBeVisible();
+    const scrollOpen = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(scrollOpen, "the page scrolls sideways at 375 px with a run's excerpts open").toBeLessThanOrEqual(
+      0,
+    );
     await expectNoA11yViolations(page, "analytics, 375 px, dark");
   });
 

@@ -88,6 +88,13 @@ test("a builder previews and publishes a tool; an end user signs in with a code,
   await preview.run.click();
   await preview.expectStatus("success");
   await expect(preview.answer).toContainText(`From the app's data: "${LISBON}"`);
+  // Under their own answer, the builder may open the data the run used: the one excerpt, as sent.
+  const used = page.getByTestId("run-context-disclosure");
+  await used.locator("summary").focus();
+  await page.keyboard.press("Enter");
+  await expect(used).toContainText(messages.runContextOneExcerpt);
+  await used.getByTestId("run-context-entry").locator("summary").click();
+  await expect(used.getByTestId("run-context-entry")).toContainText(LISBON);
 
   // Published from the editor, then sign-up on (it needs a custom domain) through the settings API.
   const editor = new EditorPage(page, appId);
@@ -133,6 +140,8 @@ test("a builder previews and publishes a tool; an end user signs in with a code,
   await expect(tool.answer).toContainText('You asked about: "A long weekend in Lisbon"');
   await expect(tool.answer).toContainText(`From the app's data: "${LISBON}"`);
   await expect(tool.resultsHeading).toBeFocused();
+  // End users never get the run's data.
+  await expect(user.getByTestId("run-context-disclosure")).toHaveCount(0);
   // The call to action comes with the answer.
   await expect(user.getByText("Want a guide on the ground?")).toBeVisible();
   await expect(user.getByRole("link", { name: "Book a local guide" })).toHaveAttribute(
@@ -188,6 +197,7 @@ test("a builder previews and publishes a tool; an end user signs in with a code,
   await run.getByRole("button").click();
   await expect(run).toContainText("A long weekend in Lisbon");
   await expect(run).toContainText(`From the app's data: "${LISBON}"`);
+  await expect(run.getByTestId("run-context")).toContainText(messages.runContextOneExcerpt);
 });
 
 /** A published trip planner anybody may run (no sign-up); its results editable when asked. */

@@ -75,9 +75,12 @@ describe("public app pages: who sees what", () => {
         mainPage: "home",
         content: { description: "Cook better", examples: ["Pasta"], resultsLayout: "cards", inputLabel: "" },
         style: { styleName: "dark", background: "#000000", headerTextColor: "#FFFFFF" },
+        // Nobody here is its builder: the page offers no run's data.
+        builderView: false,
       });
       expect(page?.tools).toBeUndefined();
     }
+    expect((await loadPublicApp(app.id, await sessionOf(owner.token)))?.builderView).toBe(true);
   });
 
   it("shows a draft only to its owner and to admins, marked as a draft; everybody else gets 404", async () => {
@@ -89,7 +92,13 @@ describe("public app pages: who sees what", () => {
 
     for (const viewer of [owner, admin]) {
       const page = await loadPublicApp(app.id, await sessionOf(viewer.token));
-      expect(page).toMatchObject({ appId: app.id, draft: "app", published: false, title: "Secret Plans" });
+      expect(page).toMatchObject({
+        appId: app.id,
+        draft: "app",
+        published: false,
+        title: "Secret Plans",
+        builderView: true,
+      });
     }
     expect(await loadPublicApp(app.id, null)).toBeNull();
     expect(await loadPublicApp(app.id, await sessionOf(stranger.token))).toBeNull();

@@ -5,10 +5,11 @@
 
 import crypto from "node:crypto";
 import { expect } from "vitest";
+import { db } from "../../db/client";
 import { insertApp, insertTool } from "../../db/queries/apps";
 import { insertContextItem } from "../../db/queries/context";
 import { insertEntityRecords, listEntityRecords } from "../../db/queries/entity-records";
-import type { App, ContextItem, Tool } from "../../db/schema";
+import { type App, type ContextItem, type Tool, toolRuns } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
 import { messages } from "../../lib/messages";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
@@ -51,6 +52,8 @@ export type World = {
   /** a data source of app A, and spare ones that the delete rows use up */
   contextItemA: ContextItem;
   spareContextItems: ContextItem[];
+  /** a run of app A, grounded in one excerpt of contextItemA (score 2.5) */
+  runA: { id: string };
   /** a space app of builder A with two exchanges, each answer making a version */
   spaceAppA: App;
   spaceTurns: [TurnResult, TurnResult];
@@ -147,6 +150,23 @@ export async function createWorld(): Promise<World> {
     });
   const contextItemA = await newContextItem("Matrix item");
   const spareContextItems = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => newContextItem(`Spare ${i}`)));
+  const [runA] = await db()
+    .insert(toolRuns)
+    .values({
+      appId: appA.id,
+      kind: "visitor",
+      subject: "visitor:matrix",
+      inputs: { input: "text" },
+      model: "gpt-4o-mini",
+      status: "success",
+      context: {
+        kind: "chunks",
+        excerpts: [
+          { itemId: contextItemA.id, itemName: "Matrix item", position: 0, text: "text", score: 2.5 },
+        ],
+      },
+    })
+    .returning({ id: toolRuns.id });
   const spaceAppA = await createSpaceApp(owner, "Matrix Space A");
   const spaceTurns: [TurnResult, TurnResult] = [
     await say(spaceAppA, owner, {
@@ -172,6 +192,7 @@ export async function createWorld(): Promise<World> {
     spareTools,
     contextItemA,
     spareContextItems,
+    runA: runA!,
     spaceAppA,
     spaceTurns,
     spareRecordIds,
@@ -836,6 +857,23 @@ export const rows: Row[] = [
     who: "the app's owner and admins (app A is published); another builder sees no such app",
     request: (w) => ({ path: `/api/apps/${w.appA.id}/analytics/runs`, params: { appId: w.appA.id } }),
     expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/runs/[runId]/context/route.ts",
+    method: "GET",
+    who: "the app's owner (no scores) and admins (with scores); another builder sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.appA.id}/runs/${w.runA.id}/context`,
+      params: { appId: w.appA.id, runId: w.runA.id },
+    }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      const { excerpts } = res.json as { excerpts: Record<string, unknown>[] };
+      expect(excerpts.map((e) => e.text)).toEqual(["text"]);
+      if (actor === "admin") expect(excerpts[0]!.score).toBe(2.5);
+      else expect(excerpts[0]).not.toHaveProperty("score");
+    },
   },
   // ---- paid memberships (issue 10): builder side on the app's owner and admins; end users of app A ----
   {
