@@ -52,9 +52,7 @@ export async function datasetFiles(): Promise<Record<DatasetFile, string> | stri
     if (!filename) return `npm pack ${DATASETS_PACKAGE} named no tarball`;
     tarball = path.join(CACHE_DIR, path.basename(filename));
   } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    const reason = (e.stderr?.trim() || e.message).split("\n").slice(-3).join(" ");
-    return `npm pack ${DATASETS_PACKAGE} failed: ${reason}`;
+    return `npm pack ${DATASETS_PACKAGE} failed: ${packFailure(err as { stderr?: string; message: string })}`;
   }
   try {
     const wanted = new Set(DATASET_FILES.map((f) => `package/data/${f}`));
@@ -71,6 +69,20 @@ export async function datasetFiles(): Promise<Record<DatasetFile, string> | stri
   const missing = DATASET_FILES.filter((f) => !fs.existsSync(paths[f]));
   if (missing.length) return `${DATASETS_PACKAGE} has no ${missing.join(", ")}`;
   return paths;
+}
+
+/** The line of npm's error that says why (the request's failure, else its code), else the first. */
+function packFailure(err: { stderr?: string; message: string }): string {
+  const lines = (err.stderr || err.message)
+    .split("\n")
+    .map((l) => l.replace(/^npm (error|ERR!)\s*/, "").trim())
+    .filter(Boolean);
+  return (
+    lines.find((l) => /reason:|E404|not found|timed out/i.test(l)) ??
+    lines.find((l) => l.startsWith("code ")) ??
+    lines[0] ??
+    "no reason given"
+  );
 }
 
 /**

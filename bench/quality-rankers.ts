@@ -1,20 +1,19 @@
 import { sql } from "drizzle-orm";
 import { db } from "@/db/client";
-import { bm25Idf, bm25TermScore } from "@/lib/context/bm25";
 import { retrieveChunks } from "@/lib/context/retrieve";
 import { retrievalQuery } from "@/lib/runs/prompt";
+import { bm25Ranking, type Chunk, parseTsvector, type Ranked, type Terms, termsOf } from "./quality-bm25";
 
 // The three rankings the retrieval-quality benchmark (bench/retrieval-quality.ts) compares over the
 // same chunks of one app, each answering the top `limit` chunks of a question, best first:
 //  - the product, as a run calls it (lib/runs/grounding.ts: the query retrievalQuery makes of the
 //    end user's input, then retrieveChunks);
-//  - brute-force BM25: every chunk of the app scored in TypeScript (lib/context/bm25.ts) from its
-//    tsvector as PostgreSQL stores it, the reference the product's ranking should come near;
+//  - brute-force BM25 (bench/quality-bm25.ts): every chunk of the app scored in TypeScript from
+//    its tsvector as PostgreSQL stores it, the reference the product's ranking should come near;
 //  - the ranking before issue 19, kept here as it was (the product's own code is changing): ts_rank
 //    over the first 100 matches of the words of the question joined by "or".
 
-export type Ranked = { itemId: string; position: number; score: number };
-export type Chunk = { itemId: string; itemName: string; position: number; text: string };
+export type { Chunk, Ranked };
 export type Ranker = (question: string) => Promise<Ranked[]>;
 
 export const RANK_LIMIT = 10;
@@ -72,21 +71,7 @@ export function oldRanker(appId: string): Ranker {
 
 // --- brute-force BM25 ----------------------------------------------------------------------------
 
-/**
- * A tsvector's text ('lexeme':1,5A 'other':3) as term frequencies: a lexeme occurs as many times
- * as it has positions (once when stored without any). Quotes are doubled inside a lexeme, and
- * backslashes too.
- */
-export function parseTsvector(text: string): Map<string, number> {
-  const tf = new Map<string, number>();
-  for (const m of text.matchAll(/'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?/g)) {
-    const lexeme = m[1]!.replace(/''/g, "'").replace(/\\(.)/g, "$1");
-    tf.set(lexeme, (tf.get(lexeme) ?? 0) + (m[2] ? m[2].split(",").length : 1));
-  }
-  return tf;
-}
-
-type Indexed = Chunk & { tf: Map<string, number>; length: number };
+type Indexed = Chunk & Terms;
 
 /** Every synced chunk of the app, with its text and its terms as stored. */
 export async function loadChunks(appId: string): Promise<Indexed[]> {
@@ -101,55 +86,26 @@ export async function loadChunks(appId: string): Promise<Indexed[]> {
     from context_chunks c
     join context_items i on i.id = c.item_id
     where c.app_id = ${appId} and i.app_id = ${appId} and i.status = 'synced'`);
-  return res.rows.map((r) => {
-    const tf = parseTsvector(r.tsv);
-    let length = 0;
-    for (const n of tf.values()) length += n;
-    return {
-      itemId: r.item_id,
-      itemName: r.item_name,
-      position: Number(r.position),
-      text: r.text,
-      tf,
-      length,
-    };
-  });
+  return res.rows.map((r) => ({
+    itemId: r.item_id,
+    itemName: r.item_name,
+    position: Number(r.position),
+    text: r.text,
+    ...termsOf(r.tsv),
+  }));
 }
 
 /**
- * BM25 over every chunk: N is the app's chunks, a term's document frequency the chunks holding it,
- * the average length over them all; each distinct term of the question (its tsvector, the same
- * configuration as the chunks') adds its score. Equal scores in item name, then position order.
+ * BM25 over every chunk (bench/quality-bm25.ts); the question's terms are its tsvector, of the
+ * same text search configuration as the chunks'.
  */
 export function bruteForceRanker(chunks: Indexed[]): Ranker {
-  const df = new Map<string, number>();
-  let total = 0;
-  for (const c of chunks) {
-    total += c.length;
-    for (const term of c.tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-  }
-  const avgLength = chunks.length ? total / chunks.length : 0;
+  const rank = bm25Ranking(chunks);
   return async (question) => {
     const res = await db().execute<{ tsv: string }>(
       sql`select to_tsvector('app_search', ${question})::text as tsv`,
     );
-    const terms = [...parseTsvector(res.rows[0]!.tsv).keys()].filter((t) => df.has(t));
-    const idf = new Map(terms.map((t) => [t, bm25Idf(chunks.length, df.get(t)!)]));
-    const scored: (Indexed & { score: number })[] = [];
-    for (const c of chunks) {
-      let score = 0;
-      for (const t of terms) score += bm25TermScore(idf.get(t)!, c.tf.get(t) ?? 0, c.length, avgLength);
-      if (score > 0) scored.push({ ...c, score });
-    }
-    scored.sort(
-      (a, b) =>
-        b.score - a.score ||
-        (a.itemName < b.itemName ? -1 : a.itemName > b.itemName ? 1 : 0) ||
-        a.position - b.position,
-    );
-    return scored
-      .slice(0, RANK_LIMIT)
-      .map((c) => ({ itemId: c.itemId, position: c.position, score: c.score }));
+    return rank([...parseTsvector(res.rows[0]!.tsv).keys()], RANK_LIMIT);
   };
 }
 

@@ -152,8 +152,8 @@ async function main() {
   ];
   // Warm-up, not counted: the first queries, the tokenizer's dictionaries.
   for (const r of rankers) await r.ranker(questions[0]!.question);
-  const results = [];
-  for (const r of rankers) results.push({ ...r, ...(await measure(r.ranker, questions, answers)) });
+  const results: { label: string; outcomes: Outcome[]; msPerQuestion: number }[] = [];
+  for (const r of rankers) results.push({ label: r.label, ...(await measure(r.ranker, questions, answers)) });
 
   const hits = (outcomes: Outcome[], kind?: DocumentKind) =>
     outcomes.filter((o, i) => o.hit && (!kind || questions[i]!.kind === kind)).length;
