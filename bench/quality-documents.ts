@@ -237,6 +237,75 @@ function changelog(
   return { blocks, questions };
 }
 
+// --- sharp's native sources: an index of what each C++ header declares -------------------------
+
+/** The functions a C++ header declares, one per line: `name(` after a return type, in file order. */
+function declarations(source: string): { line: number; text: string; name: string }[] {
+  const out: { line: number; text: string; name: string }[] = [];
+  for (const [i, raw] of source.split("\n").entries()) {
+    const text = raw.trim();
+    if (/^(\/\/|\/\*|\*|#|return\b|if\b|for\b|while\b|switch\b|case\b|else\b)/.test(text)) continue;
+    const m = /^[A-Za-z_][\w:<>,*& ]*[\s*&](\w+)\(/.exec(text);
+    if (m && (text.endsWith(";") || text.endsWith("{")))
+      out.push({ line: i + 1, text: text.replace(/\s*\{$/, ";"), name: m[1]! });
+  }
+  return out;
+}
+
+/**
+ * An index of sharp's native headers (node_modules/sharp/src/*.h, file names such as pipeline.h,
+ * functions such as AttrAsVectorOfDouble): every declaration as "file:line declaration". Sharp is
+ * an optional dependency of Next.js: without it, no document.
+ */
+function sharpIndex(): Source | undefined {
+  const dir = path.join(MODULES, "sharp/src");
+  if (!fs.existsSync(dir)) return undefined;
+  const headers = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".h"))
+    .sort()
+    .map((file) => ({ file, decls: declarations(fs.readFileSync(path.join(dir, file), "utf8")) }))
+    .filter((h) => h.decls.length > 0);
+  const blocks: Block[] = [
+    {
+      text:
+        "This index lists the functions declared by the C++ headers of sharp's native module (the " +
+        "bindings between Node.js and libvips), one line per declaration with its file and line.",
+    },
+  ];
+  for (const h of headers) {
+    blocks.push({ text: `src/${h.file}`, heading: true });
+    for (const d of h.decls) blocks.push({ text: `${h.file}:${d.line} ${d.text}` });
+  }
+  const declared = new Map<string, number>();
+  for (const h of headers) for (const d of h.decls) declared.set(d.name, (declared.get(d.name) ?? 0) + 1);
+  const rand = randomFrom(1601);
+  const all = headers.flatMap((h) => h.decls.map((d) => ({ file: h.file, ...d })));
+  const names: typeof all = [];
+  while (names.length < 2) {
+    const d = all[Math.floor(rand() * all.length)]!;
+    if (declared.get(d.name) === 1 && d.name.length >= 6 && !names.includes(d)) names.push(d);
+  }
+  // The two shortest lists (one excerpt holds the whole answer), by their first declaration.
+  const files = headers
+    .filter((h) => h.decls.length >= 2)
+    .sort((a, b) => a.decls.length - b.decls.length || a.file.localeCompare(b.file))
+    .slice(0, 2);
+  return {
+    blocks,
+    questions: [
+      ...names.map((d) => ({
+        question: `In which sharp source file is ${d.name} declared?`,
+        needle: [`${d.file}:${d.line}`, d.name],
+      })),
+      ...files.map((h) => ({
+        question: `Which functions does ${h.file} declare in sharp?`,
+        needle: [`${h.file}:${h.decls[0]!.line}`, h.decls[0]!.name],
+      })),
+    ],
+  };
+}
+
 const tag = (qs: Omit<Question, "document" | "kind">[], document: string): Question[] =>
   qs.map((q) => ({ ...q, document, kind: document.endsWith(".pdf") ? "pdf" : "docx" }));
 
@@ -252,7 +321,9 @@ export async function benchDocuments(): Promise<BenchDocument[]> {
     bytes: renderDocx(title, source.blocks),
     questions: tag(source.questions, name),
   });
+  const sharp = sharpIndex();
   return [
+    ...(sharp ? [docx("sharp-native-index.docx", "sharp native module: declarations", sharp)] : []),
     await pdf("media-types-reference.pdf", "Media types reference", mimeReference()),
     await pdf(
       "recharts-changelog.pdf",
