@@ -7,9 +7,9 @@ import type { Question } from "./quality-questions";
 
 // The PDFs and Word files of the retrieval-quality benchmark: real technical text nobody here
 // wrote, read from packages installed in node_modules (mime-db's table of media types, the
-// changelogs of recharts, nodemailer and mime-db), laid out as multi-page documents, each with
-// questions built from the facts they hold (versions such as 0.21.2, types such as audio/midi,
-// extensions such as .kar).
+// changelogs of recharts, nodemailer and mime-db, sharp's C++ headers), laid out as multi-page
+// documents, each with questions built from the facts they hold (versions such as 0.21.2, types
+// such as audio/midi, extensions such as .kar, file names such as utilities.h).
 
 export type BenchDocument = { name: string; bytes: Uint8Array; questions: Question[] };
 

