@@ -1,22 +1,17 @@
 import { spawn } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import Papa from "papaparse";
 import { closeDb, db } from "@/db/client";
-import { insertAccountIfMissing } from "@/db/queries/accounts";
-import { insertApp } from "@/db/queries/apps";
 import { findContextItem } from "@/db/queries/context";
-import { insertUser } from "@/db/queries/users";
-import type { App } from "@/db/schema";
 import { ingestFile } from "@/lib/context/files";
 import { ingestText } from "@/lib/context/items";
 import { findMatchingRows, type RowCondition } from "@/lib/context/retrieve";
 import { stopBoss } from "@/lib/jobs/boss";
 import { runDueJobs } from "@/lib/jobs/worker";
+import { newApp, uploadOf } from "./context-app";
 import { makeReportPdf, writeProductsCsv } from "./context-fixtures";
 import {
   type CorpusApp,
@@ -65,7 +60,6 @@ const PDF_PAGES = 300;
 const INGEST_GOAL = 3;
 const P99_GOAL_MS = 20;
 const MEMORY_GOAL = 10;
-const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), "bench-context-"));
 // Uploaded files go to the disk driver under the temporary directory (read before lib/env is).
@@ -75,32 +69,6 @@ delete process.env.S3_BUCKET;
 const log = (line = "") => console.log(line);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
-
-/** A builder on the top plan (upload cap and item limit well above the files) and one app of theirs. */
-async function newApp(label: string): Promise<App> {
-  const user = (await insertUser({
-    tenantId: null,
-    email: `bench-${crypto.randomUUID().slice(0, 8)}@example.com`,
-    emailVerifiedAt: new Date(),
-  }))!;
-  const account = await insertAccountIfMissing({
-    userId: user.id,
-    accountType: "builder",
-    appId: null,
-    plan: "agency",
-  });
-  return insertApp({ ownerAccountId: account.accountId, header: label });
-}
-
-/** The upload as the browser sends it: the file's bytes streamed as the body, its length declared. */
-function uploadOf(file: string): Request {
-  return new Request(`${APP_URL}/api/context/ingest/file`, {
-    method: "POST",
-    headers: { "content-type": "application/octet-stream", "content-length": String(fs.statSync(file).size) },
-    body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>,
-    duplex: "half",
-  } as RequestInit);
-}
 
 /** Upload to Synced: the service the route calls, then every due job through the worker's handler. */
 async function ingestToSynced(file: string, name: string) {

@@ -39,6 +39,10 @@ import { median } from "./stats";
 // Then the data-source benchmarks (bench/context.ts): ingestion of a CSV and a PDF against parsing
 // alone, a worker's peak memory, retrieval over 1,000,000 chunks.
 //
+// Then the retrieval-quality benchmark (bench/retrieval-quality.ts): recall@10 of a run's retrieval
+// over real-world CSVs (an npm dataset package, fetched and cached at bench time), PDFs and Word
+// files, against brute-force BM25 over the same chunks and the ranking before issue 19.
+//
 // Then the analytics benchmark (bench/analytics.ts): the analytics of an app of 1,000,000 runs
 // against the same figures read from tool_runs alone, and what its counters cost a run's writes.
 //
@@ -46,7 +50,8 @@ import { median } from "./stats";
 // costs after a one-file change, against that file's size; building a 50-file version's preview
 // bundle (bench/space-preview.ts), cold and cached, against esbuild bundling the same files from disk.
 //
-// BENCH_ONLY=server|run|context|analytics|space (several comma-separated) runs only those parts.
+// BENCH_ONLY=server|run|context|quality|analytics|space (several comma-separated) runs only those
+// parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone.
 
 const PORT = 3300;
 const PG_PORT = 54359;
@@ -61,7 +66,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_REQUESTS = 1500;
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
-const PARTS = ["server", "run", "context", "analytics", "space"] as const;
+const PARTS = ["server", "run", "context", "quality", "analytics", "space"] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
   .map((p) => p.trim())
@@ -201,6 +206,7 @@ async function main() {
   if (wants("run"))
     await runFirstByteBench((extra) => startBuilt({ ...serverEnv(), ...extra }, "/api/openapi.json"));
   if (wants("context")) await benchInChild("bench/context.ts", databaseUrl);
+  if (wants("quality")) await benchInChild("bench/retrieval-quality.ts", databaseUrl);
   if (wants("analytics")) await benchInChild("bench/analytics.ts", databaseUrl);
   if (wants("space")) {
     await benchInChild("bench/space-versions.ts", databaseUrl);
