@@ -29,11 +29,11 @@ export const RARE_CANDIDATES_MAX = 300;
  */
 export const COMMON_CANDIDATES_MAX = 30;
 /**
- * Rare terms are looked up in the chunks' index without their app when every app's chunks hold
+ * Rare terms are looked up in the chunks' index without their app when other apps' chunks hold
  * them this many times at most: reading a few more entries is cheaper than matching the app's
  * (db/queries/context.ts searchCandidates).
  */
-const FEW_POSTINGS_MAX = 2 * RARE_CANDIDATES_MAX;
+const OTHER_POSTINGS_MAX = 1000;
 /** Characters of a question that are searched: a run's inputs can be long. */
 const QUESTION_CHARS_MAX = 4000;
 
@@ -92,7 +92,7 @@ export async function retrieveChunks(
           ? {
               anyOf: names.slice(0, rare),
               limit: RARE_CANDIDATES_MAX,
-              fewPostings: postings <= FEW_POSTINGS_MAX,
+              fewPostings: postings - rareDf <= OTHER_POSTINGS_MAX,
             }
           : undefined,
       common:

@@ -3,11 +3,12 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as contextRoute from "@/app/api/apps/[appId]/runs/[runId]/context/route";
 import { db } from "@/db/client";
 import { findRun } from "@/db/queries/runs";
-import { contextChunks, contextItems, contextRows, toolRuns } from "@/db/schema";
+import { contextItems, contextRows, toolRuns } from "@/db/schema";
 import { retrieveChunks } from "@/lib/context/retrieve";
 import { messages } from "@/lib/messages";
 import { retrievalQuery } from "@/lib/runs/prompt";
 import { RUN_ID_HEADER, type RunContextAnswer } from "@/lib/runs/schemas";
+import { syncedTextItem } from "../support/context";
 import { createBuilder, createEndUser } from "../support/factories";
 import { call } from "../support/http";
 import { openAiServerEnv, startOpenAiServer } from "../support/openai-server";
@@ -23,16 +24,7 @@ Object.assign(process.env, openAiServerEnv(server));
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-async function textItem(appId: string, name: string, chunks: string[]) {
-  const [item] = await db()
-    .insert(contextItems)
-    .values({ appId, name, type: "txt", source: "local files", status: "synced", size: 1 })
-    .returning();
-  await db()
-    .insert(contextChunks)
-    .values(chunks.map((text, position) => ({ itemId: item!.id, appId, position, text })));
-  return item!;
-}
+const textItem = syncedTextItem;
 
 const readContext = (appId: string, runId: string, who: { token: string } | null) =>
   call<RunContextAnswer & { error?: { code: string; message: string } }>(contextRoute.GET, {
