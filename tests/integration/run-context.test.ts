@@ -3,12 +3,12 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as contextRoute from "@/app/api/apps/[appId]/runs/[runId]/context/route";
 import { db } from "@/db/client";
 import { findRun } from "@/db/queries/runs";
-import { contextItems, contextRows, toolRuns } from "@/db/schema";
+import { toolRuns } from "@/db/schema";
 import { retrieveChunks } from "@/lib/context/retrieve";
 import { messages } from "@/lib/messages";
 import { retrievalQuery } from "@/lib/runs/prompt";
 import { RUN_ID_HEADER, type RunContextAnswer } from "@/lib/runs/schemas";
-import { syncedTextItem } from "../support/context";
+import { syncedRowsItem, syncedTextItem } from "../support/context";
 import { createBuilder, createEndUser } from "../support/factories";
 import { call } from "../support/http";
 import { openAiServerEnv, startOpenAiServer } from "../support/openai-server";
@@ -136,25 +136,12 @@ describe("a run's context", () => {
       },
       settings: { aiQueryMethod: "smart_items_filtering" },
     });
-    const [item] = await db()
-      .insert(contextItems)
-      .values({
-        appId: app.id,
-        name: "menu.csv",
-        type: "csv",
-        source: "local files",
-        status: "synced",
-        size: 1,
-      })
-      .returning();
     const menu = [
       { name: "Green tea", colour: "Green" },
       { name: "Black tea", colour: "Black" },
       { name: "Matcha", colour: "Green" },
     ];
-    await db()
-      .insert(contextRows)
-      .values(menu.map((data, position) => ({ itemId: item!.id, appId: app.id, position, data })));
+    const item = await syncedRowsItem(app.id, "menu.csv", menu);
 
     const res = await run(app.id, { inputs: { colour: "Green" } });
     const runId = res.headers.get(RUN_ID_HEADER)!;

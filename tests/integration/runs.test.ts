@@ -4,14 +4,14 @@ import * as memoriesRoute from "@/app/api/live_api/user/memories/current/route";
 import { db } from "@/db/client";
 import { insertTool } from "@/db/queries/apps";
 import { findRun } from "@/db/queries/runs";
-import { contextItems, contextRows, toolRuns, tools } from "@/db/schema";
+import { toolRuns, tools } from "@/db/schema";
 import type { CustomField } from "@/lib/apps/schemas";
 import { pruneExpired } from "@/lib/jobs/prune";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import { resetsAtText } from "@/lib/runs/limits";
 import { RUN_ID_HEADER } from "@/lib/runs/schemas";
-import { syncedTextItem } from "../support/context";
+import { syncedRowsItem, syncedTextItem } from "../support/context";
 import { createBuilder, createEndUser, randomIp } from "../support/factories";
 import { call } from "../support/http";
 import { openAiServerEnv, startOpenAiServer } from "../support/openai-server";
@@ -296,26 +296,13 @@ describe("grounding in the app's data", () => {
       },
       settings: { aiQueryMethod: "smart_items_filtering" },
     });
-    const [item] = await db()
-      .insert(contextItems)
-      .values({
-        appId: app.id,
-        name: "menu.csv",
-        type: "csv",
-        source: "local files",
-        status: "synced",
-        size: 1,
-      })
-      .returning();
     const menu = [
       { name: "Green tea", colour: "Green", size: "Small" },
       { name: "Matcha latte", colour: "green", size: "Large" },
       { name: "Black tea", colour: "Black", size: "Small" },
       { name: "Espresso", colour: "BROWN", size: "Small" },
     ];
-    await db()
-      .insert(contextRows)
-      .values(menu.map((data, position) => ({ itemId: item!.id, appId: app.id, position, data })));
+    await syncedRowsItem(app.id, "menu.csv", menu);
 
     const res = await run(app.id, { inputs: { colour: ["Green", "Brown"], size: "large" } });
     expect(res.status).toBe(200);

@@ -18,3 +18,17 @@ export async function syncedTextItem(appId: string, name: string, texts: readonl
   });
   return row!;
 }
+
+/** A synced CSV item list of the app holding these rows, written as an ingestion writes them. */
+export async function syncedRowsItem(appId: string, name: string, rows: readonly Record<string, string>[]) {
+  const [row] = await db()
+    .insert(contextItems)
+    .values({ appId, name, type: "csv", source: "local files", status: "running", size: 1 })
+    .returning();
+  await writeItemContent(row!, async (writer, tx) => {
+    for (const data of rows) await writer.addRow(data);
+    await writer.flush();
+    await setContextItemStatus(row!.id, "synced", {}, tx);
+  });
+  return row!;
+}
