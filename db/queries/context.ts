@@ -513,11 +513,8 @@ export type CandidateQuery = {
   terms: readonly string[];
   /** Every chunk holding any of these rare terms, up to `rareLimit`. */
   rare?: { anyOf: readonly string[]; limit: number; fewPostings: boolean };
-  /**
-   * Up to `limit` chunks holding all of these common terms, in storage order; when fewer than
-   * `enough` do, up to `limit` holding the first of them too.
-   */
-  common?: { allOf: readonly string[]; limit: number; enough: number };
+  /** Up to `limit` chunks holding all of these common terms, in storage order. */
+  common?: { allOf: readonly string[]; limit: number };
 };
 
 /**
@@ -538,33 +535,25 @@ export async function searchCandidates(
   ex: Executor = db(),
 ): Promise<CandidateChunk[]> {
   const terms = sql.param([...want.terms]);
-  const scan = (ofApp: SQL, query: string, extra: SQL, limit: number) => sql`
+  const scan = (ofApp: SQL, query: string, limit: number) => sql`
     select c.item_id, c.position, c.tokens, ts_filter(setweight(c.tsv, 'A', ${terms}::text[]), '{a}')::text as tf
     from context_chunks c
-    where ${ofApp} and c.tsv @@ ${query}::tsquery ${extra}
+    where ${ofApp} and c.tsv @@ ${query}::tsquery
       and exists (select from context_items i where i.id = c.item_id and i.status = 'synced')
     limit ${limit}`;
   const ofApp = sql`c.app_id = ${appId}`;
   const parts: SQL[] = [];
-  const ctes: SQL[] = [];
   if (want.rare?.anyOf.length) {
     // Compared as text, app_id is no condition the index can take.
     const where = want.rare.fewPostings ? sql`c.app_id::text = ${appId}` : ofApp;
-    parts.push(sql`(${scan(where, tsqueryOf(want.rare.anyOf, " | "), sql``, want.rare.limit)})`);
+    parts.push(sql`(${scan(where, tsqueryOf(want.rare.anyOf, " | "), want.rare.limit)})`);
   }
   if (want.common?.allOf.length) {
-    const { allOf, limit, enough } = want.common;
-    ctes.push(sql`every_term as materialized (${scan(ofApp, tsqueryOf(allOf, " & "), sql``, limit)})`);
-    parts.push(sql`(select * from every_term)`);
-    if (allOf.length > 1) {
-      // Run only when too few chunks hold them all (a one-time filter: otherwise never scanned).
-      const few = sql`and (select count(*) from every_term) < ${enough}`;
-      parts.push(sql`(${scan(ofApp, tsqueryOf(allOf.slice(0, 1), " & "), few, limit)})`);
-    }
+    parts.push(sql`(${scan(ofApp, tsqueryOf(want.common.allOf, " & "), want.common.limit)})`);
   }
   if (parts.length === 0) return [];
   const res = await ex.execute<{ item_id: string; position: number; tokens: number | null; tf: string }>(
-    sql`${ctes.length ? sql`with ${sql.join(ctes, sql`, `)} ` : sql``}${sql.join(parts, sql` union all `)}`,
+    sql.join(parts, sql` union all `),
   );
   return res.rows.map((r) => ({
     itemId: r.item_id,

@@ -83,6 +83,7 @@ export async function retrieveChunks(
   const rareDf = terms.slice(0, rare).reduce((sum, t) => sum + t.df, 0);
   const postings = terms.slice(0, rare).reduce((sum, t) => sum + t.postings, 0);
   const common = names.slice(rare);
+  const wantCommon = common.length > 0 && rareDf < limit;
   const candidates = await searchCandidates(
     appId,
     {
@@ -95,13 +96,16 @@ export async function retrieveChunks(
               fewPostings: postings - rareDf <= OTHER_POSTINGS_MAX,
             }
           : undefined,
-      common:
-        common.length > 0 && rareDf < limit
-          ? { allOf: common, limit: COMMON_CANDIDATES_MAX, enough: limit }
-          : undefined,
+      common: wantCommon ? { allOf: common, limit: COMMON_CANDIDATES_MAX } : undefined,
     },
     ex,
   );
+  // Too few chunks hold every common term: those holding the first of them are scored too.
+  const holdingAll = candidates.filter((c) => common.every((t) => c.tf[t])).length;
+  if (wantCommon && common.length > 1 && holdingAll < limit) {
+    const more = { terms: names, common: { allOf: common.slice(0, 1), limit: COMMON_CANDIDATES_MAX } };
+    candidates.push(...(await searchCandidates(appId, more, ex)));
+  }
   const scored = new Map<string, Scored>();
   for (const c of candidates) scored.set(chunkKey(c.itemId, c.position), { chunk: c, score: score(c) });
   return topRanked([...scored.values()], limit, ex);

@@ -308,7 +308,7 @@ describe("retrieveChunks", () => {
     });
     const want = {
       terms: ["teapot"],
-      common: { allOf: ["teapot"], limit: COMMON_CANDIDATES_MAX, enough: 10 },
+      common: { allOf: ["teapot"], limit: COMMON_CANDIDATES_MAX },
     };
     expect(await searchCandidates(app.id, want, spy)).toHaveLength(COMMON_CANDIDATES_MAX);
     // On so small a table the planner would rather read it whole, or walk the items and their
