@@ -34,6 +34,8 @@ export const COMMON_CANDIDATES_MAX = 30;
  * (db/queries/context.ts searchCandidates).
  */
 const OTHER_POSTINGS_MAX = 1000;
+/** Common terms that chunks must all hold to be scored as common candidates. */
+const COMMON_TERMS_MAX = 4;
 /** Characters of a question that are searched: a run's inputs can be long. */
 const QUESTION_CHARS_MAX = 4000;
 
@@ -82,7 +84,9 @@ export async function retrieveChunks(
   };
   const rareDf = terms.slice(0, rare).reduce((sum, t) => sum + t.df, 0);
   const postings = terms.slice(0, rare).reduce((sum, t) => sum + t.postings, 0);
-  const common = names.slice(rare);
+  // A long question's many common terms would make the conjunction read as many posting lists and
+  // match nothing: its rarest few stand for them.
+  const common = names.slice(rare, rare + COMMON_TERMS_MAX);
   const wantCommon = common.length > 0 && rareDf < limit;
   const candidates = await searchCandidates(
     appId,
