@@ -1,3 +1,4 @@
+import * as esbuild from "esbuild";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import * as documentRoute from "@/app/api/apps/[appId]/versions/[versionId]/preview/document/route";
@@ -202,6 +203,17 @@ describe("building a version's preview", () => {
     expect(big.issues[0]!.title).toBe(
       fillTemplate(messages.previewBundleTooLarge, { size: formatMegabytes(100) }),
     );
+  });
+
+  it("survives esbuild's process ending under a build: the build is tried again on a new one", async () => {
+    const files = new Map([
+      ["pages/Home.jsx", "export default function Home() { return <main>again</main>; }"],
+    ]);
+    const building = buildPreview(files);
+    // As when the process is killed, or another user of the module in this process stops it.
+    void esbuild.stop();
+    expect(await building).toMatchObject({ ok: true });
+    expect(await buildPreview(files)).toMatchObject({ ok: true });
   });
 
   it("is cached: the second request is answered from the cache, and so are equal files of another version", async () => {

@@ -254,7 +254,20 @@ export function buildPreview(files: SourceFiles, limits: BuildLimits = {}): Prom
   return slot(() => runBuild(files, limits));
 }
 
-async function runBuild(all: SourceFiles, limits: BuildLimits): Promise<PreviewBuild> {
+async function runBuild(files: SourceFiles, limits: BuildLimits): Promise<PreviewBuild> {
+  try {
+    return await buildOnce(files, limits);
+  } catch (err) {
+    if (!/^The service (was stopped|is no longer running)/.test((err as Error)?.message ?? "")) throw err;
+    // esbuild's process ended under the build (killed, or stopped by another user of the module
+    // in this process): the module keeps answering "no longer running" until it is stopped, which
+    // lets the next call start a new process. The build is tried once more on it.
+    await esbuild.stop();
+    return buildOnce(files, limits);
+  }
+}
+
+async function buildOnce(all: SourceFiles, limits: BuildLimits): Promise<PreviewBuild> {
   const started = performance.now();
   const files: SourceFiles = new Map([...all].filter(([p]) => isPreviewFile(p)));
   const state = { cancelled: false };
