@@ -174,9 +174,10 @@ test("empty state, the dialog's kinds, and a text that goes Pending then Synced 
   await expect(panel.row(text)).toBeVisible();
   await expect(panel.row(text)).toContainText(messages.contextTypeTxt);
   await expect(panel.status(text)).toHaveText(messages.contextStatusSynced, { timeout: 60_000 });
-  // Pending at once, then on without a reload (Syncing... may pass too fast to be painted).
+  // Pending at once, then on without a reload. Either middle state may pass too fast to be
+  // painted: a worker that takes the job before the row's first paint shows Syncing... first.
   const seen = await statusesSeen(page, panel, text);
-  expect(seen[0]).toBe(messages.contextStatusPending);
+  expect([messages.contextStatusPending, messages.contextStatusSyncing]).toContain(seen[0]);
   expect(seen.at(-1)).toBe(messages.contextStatusSynced);
   expect([
     messages.contextStatusPending,
