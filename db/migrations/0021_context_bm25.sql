@@ -9,7 +9,6 @@ CREATE TABLE "context_item_terms" (
 ALTER TABLE "context_chunks" ADD COLUMN "tokens" integer;--> statement-breakpoint
 ALTER TABLE "context_items" ADD COLUMN "chunk_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "context_items" ADD COLUMN "token_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "context_item_terms" ADD CONSTRAINT "context_item_terms_item_id_context_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."context_items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "context_item_terms_term_idx" ON "context_item_terms" USING btree ("term","app_id","item_id","chunks");--> statement-breakpoint
 -- Hand-written from here (drizzle has no functions or triggers); see db/schema/context.ts.
 -- A tsvector's tokens: its positions (a lexeme stored without any counts once).
@@ -36,3 +35,13 @@ INSERT INTO "context_item_terms" ("item_id", "app_id", "term", "chunks")
   SELECT c."item_id", min(c."app_id"::text)::uuid, t, count(*)::integer
   FROM "context_chunks" c CROSS JOIN unnest(tsvector_to_array(c."tsv")) t
   GROUP BY c."item_id", t;
+--> statement-breakpoint
+-- An item's term counts go with it (context_item_terms has no foreign key: see
+-- db/schema/context.ts), once per statement, by the deleted items' ids.
+CREATE FUNCTION "context_item_terms_delete"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "context_item_terms" t USING "deleted_items" d WHERE t."item_id" = d."id";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "context_items_delete_terms" AFTER DELETE ON "context_items"
+  REFERENCING OLD TABLE AS "deleted_items" FOR EACH STATEMENT EXECUTE FUNCTION "context_item_terms_delete"();

@@ -178,7 +178,8 @@ export async function deleteItemContent(itemId: string, ex: Executor) {
 
 /**
  * Counts an item's chunks, tokens and terms (how many of its chunks hold each), from the chunks it
- * now has: BM25's statistics (searchContextChunks), in the transaction that wrote the chunks.
+ * now has: BM25's statistics (lib/context/retrieve.ts), in the transaction that wrote the chunks.
+ * The terms are written in order, so each index grows where it last grew rather than all over.
  */
 async function writeItemStatistics(item: Pick<ContextItem, "id" | "appId">, ex: Executor) {
   await ex.execute(sql`
@@ -186,7 +187,8 @@ async function writeItemStatistics(item: Pick<ContextItem, "id" | "appId">, ex: 
     select ${item.id}, ${item.appId}, t, count(*)::integer
     from context_chunks c cross join unnest(tsvector_to_array(c.tsv)) t
     where c.item_id = ${item.id}
-    group by t`);
+    group by t
+    order by t`);
   await ex.execute(sql`
     update context_items set chunk_count = s.n, token_count = s.t
     from (select count(*)::integer as n, coalesce(sum(tokens), 0)::integer as t

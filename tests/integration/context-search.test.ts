@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { describe, expect, it } from "vitest";
 import { db, pool } from "@/db/client";
-import { insertApp } from "@/db/queries/apps";
+import { deleteAppRow, insertApp } from "@/db/queries/apps";
 import {
   deleteContextItem,
   searchCandidates,
@@ -272,6 +272,11 @@ describe("retrieveChunks", () => {
     expect(await stats()).toEqual([{ term: "delta", chunks: 1 }]);
     await deleteContextItem(doc.id);
     expect(await stats()).toEqual([]);
+    // An app's deletion takes its items' counts with them.
+    const other = await item(app.id, "Other.txt", ["zeta"]);
+    await deleteAppRow(app.id);
+    const left = await db().execute(sql`select 1 from context_item_terms where item_id = ${other.id}`);
+    expect(left.rows).toEqual([]);
   });
 
   it("the scan of common terms stops once a partition completes the candidates", async () => {
