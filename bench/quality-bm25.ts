@@ -1,3 +1,4 @@
+import { termCounts } from "@/db/queries/context";
 import { bm25Idf, bm25TermScore } from "@/lib/context/bm25";
 
 // Brute-force BM25 for the retrieval-quality benchmark (bench/quality-rankers.ts): every chunk of
@@ -9,18 +10,9 @@ export type Chunk = { itemId: string; itemName: string; position: number; text: 
 /** A chunk's term frequencies and its length (its tsvector's positions). */
 export type Terms = { tf: Map<string, number>; length: number };
 
-/**
- * A tsvector's text ('lexeme':1,5A 'other':3) as term frequencies: a lexeme occurs as many times
- * as it has positions (once when stored without any). Quotes are doubled inside a lexeme, and
- * backslashes too.
- */
+/** A tsvector's text as term frequencies: the product's own reading of it (db/queries/context.ts). */
 export function parseTsvector(text: string): Map<string, number> {
-  const tf = new Map<string, number>();
-  for (const m of text.matchAll(/'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?/g)) {
-    const lexeme = m[1]!.replace(/''/g, "'").replace(/\\(.)/g, "$1");
-    tf.set(lexeme, (tf.get(lexeme) ?? 0) + (m[2] ? m[2].split(",").length : 1));
-  }
-  return tf;
+  return new Map(Object.entries(termCounts(text)));
 }
 
 /** A chunk's terms from its tsvector's text. */

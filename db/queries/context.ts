@@ -567,34 +567,16 @@ export async function searchCandidates(
 
 /**
  * How often each lexeme occurs, from a tsvector's text form (`'refund':3A,9A 'it''s':5`): its
- * positions, or once for a lexeme stored without any. Read here rather than in SQL, where
- * unnesting each candidate's vector cost three times as much as the whole fetch.
+ * positions, or once for a lexeme stored without any; quotes and backslashes are doubled inside a
+ * lexeme. Read here rather than in SQL, where unnesting each candidate's vector cost three times as
+ * much as the whole fetch.
  */
 export function termCounts(tsvector: string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  let i = 0;
-  while (i < tsvector.length) {
-    if (tsvector[i] !== "'") {
-      i++;
-      continue;
-    }
-    let lexeme = "";
-    for (i++; i < tsvector.length; i++) {
-      const ch = tsvector[i]!;
-      if (ch === "\\") lexeme += tsvector[++i] ?? "";
-      else if (ch === "'" && tsvector[i + 1] === "'") lexeme += tsvector[i++];
-      else if (ch === "'") break;
-      else lexeme += ch;
-    }
-    i++;
-    let positions = 1;
-    if (tsvector[i] === ":") {
-      const end = tsvector.indexOf(" ", i);
-      const list = tsvector.slice(i + 1, end === -1 ? undefined : end);
-      positions = list.split(",").length;
-      i = end === -1 ? tsvector.length : end;
-    }
-    counts[lexeme] = positions;
+  // No prototype: a lexeme may be "constructor" or "__proto__".
+  const counts: Record<string, number> = Object.create(null);
+  for (const m of tsvector.matchAll(/'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?/g)) {
+    const lexeme = m[1]!.replace(/''/g, "'").replace(/\\(.)/g, "$1");
+    counts[lexeme] = (counts[lexeme] ?? 0) + (m[2] ? m[2].split(",").length : 1);
   }
   return counts;
 }

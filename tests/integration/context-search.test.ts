@@ -365,6 +365,7 @@ describe("retrieveChunks", () => {
     const b = await createBuilder({ plan: "explorer" });
     const app = await newApp(b);
     await item(app.id, "Odd.txt", ["It's O'Brien's \\ back\\slash | pipe & amp ! bang :* star", FILLER]);
+    await item(app.id, "Proto.txt", ["constructor __proto__ prototype hasOwnProperty toString"]);
     for (const q of [
       "O'Brien's",
       "back\\slash",
@@ -377,5 +378,9 @@ describe("retrieveChunks", () => {
       await expect(retrieveChunks(app.id, q, 10)).resolves.toBeInstanceOf(Array);
     }
     expect((await retrieveChunks(app.id, "O'Brien's", 10))[0]?.position).toBe(0);
+    // Words that name an object's own properties are words like any other.
+    const proto = await retrieveChunks(app.id, "constructor __proto__ toString", 10);
+    expect(proto.map((c) => c.itemName)).toEqual(["Proto.txt"]);
+    expect(Number.isFinite(proto[0]!.score)).toBe(true);
   });
 });
