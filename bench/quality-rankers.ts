@@ -10,7 +10,7 @@ import { bm25Ranking, type Chunk, parseTsvector, type Ranked, type Terms, termsO
 //    end user's input, then retrieveChunks);
 //  - brute-force BM25 (bench/quality-bm25.ts): every chunk of the app scored in TypeScript from
 //    its tsvector as PostgreSQL stores it, the reference the product's ranking should come near;
-//  - the ranking before issue 19, kept here as it was (the product's own code is changing): ts_rank
+//  - the ranking from before BM25, kept here as it was: ts_rank
 //    over the first 100 matches of the words of the question joined by "or".
 
 export type { Chunk, Ranked };
@@ -30,7 +30,7 @@ export function productRanker(appId: string): Ranker {
   };
 }
 
-// --- today's ranking, before issue 19 (copied: the product's own is being replaced) -------------
+// --- the ranking from before BM25, kept as it was -------------
 
 // lib/constants.ts RUN_QUERY_WORDS_MAX and CHUNK_CANDIDATES_MAX (db/queries/context.ts) as they were.
 const OLD_QUERY_WORDS_MAX = 40;

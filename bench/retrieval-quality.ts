@@ -23,7 +23,7 @@ import {
 } from "./quality-rankers";
 import { withScratchDb } from "./scratch-db";
 
-// The retrieval-quality benchmark of `npm run bench` (issue 19): does a run's grounding find the
+// The retrieval-quality benchmark of `npm run bench`: does a run's grounding find the
 // excerpt that answers a factual question? Real-world documents nobody here wrote go through the
 // product's own ingestion (upload, then the worker's job: CSV streaming, PDF and Word parsing,
 // chunking) into one app:
@@ -40,7 +40,7 @@ import { withScratchDb } from "./scratch-db";
 // recall@10 (the questions whose top 10 holds a chunk with the needle) of three rankings of the
 // same chunks (bench/quality-rankers.ts): the product (a run's retrievalQuery, then
 // retrieveChunks), against brute-force BM25 over all of the app's chunks (the reference) and the
-// ranking before issue 19 (ts_rank over the first 100 matches). Goal: the product at ≥ 90 % and
+// ranking from before BM25 (ts_rank over the first 100 matches). Goal: the product at ≥ 90 % and
 // within 3 points of brute-force BM25. The questions the product missed are listed with its top 3.
 //
 // Started by bench/run.ts (BENCH_ONLY=quality for this part alone) as a child process on the
@@ -149,7 +149,7 @@ async function main() {
   const rankers: { label: string; ranker: Ranker }[] = [
     { label: "product (retrieveChunks)", ranker: productRanker(appId) },
     { label: "brute-force BM25", ranker: bruteForceRanker(chunks) },
-    { label: "before issue 19 (ts_rank)", ranker: oldRanker(appId) },
+    { label: "before BM25 (ts_rank)", ranker: oldRanker(appId) },
   ];
   // Warm-up, not counted: the first queries, the tokenizer's dictionaries.
   for (const r of rankers) await r.ranker(questions[0]!.question);
@@ -181,7 +181,7 @@ async function main() {
   ];
   const gap = bm25 - product;
   log(
-    `  product − brute-force BM25 = ${(product - bm25).toFixed(1)} points; product − before issue 19 = ` +
+    `  product − brute-force BM25 = ${(product - bm25).toFixed(1)} points; product − before BM25 = ` +
       `${(product - old).toFixed(1)} points`,
   );
   const pass = product >= RECALL_GOAL * 100 && gap <= BM25_GAP_POINTS;

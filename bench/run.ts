@@ -41,7 +41,7 @@ import { median } from "./stats";
 //
 // Then the retrieval-quality benchmark (bench/retrieval-quality.ts): recall@10 of a run's retrieval
 // over real-world CSVs (an npm dataset package, fetched and cached at bench time), PDFs and Word
-// files, against brute-force BM25 over the same chunks and the ranking before issue 19.
+// files, against brute-force BM25 over the same chunks and the ranking from before BM25.
 //
 // Then the analytics benchmark (bench/analytics.ts): the analytics of an app of 1,000,000 runs
 // against the same figures read from tool_runs alone, and what its counters cost a run's writes.
