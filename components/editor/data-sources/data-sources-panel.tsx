@@ -22,6 +22,7 @@ import {
   renameContextItem,
   syncContextItem,
 } from "./data-sources-api";
+import { withAdded, withReplaced } from "./list-updates";
 import { ReplaceItemDialog } from "./replace-item-dialog";
 import { useContextItems } from "./use-context-items";
 
@@ -67,8 +68,7 @@ export function DataSourcesPanel({
   };
 
   const onAdded = (items: ContextItemView[]) => {
-    const ids = new Set(items.map((i) => i.id));
-    update((list) => [...items, ...list.filter((i) => !ids.has(i.id))]);
+    update((list) => withAdded(list, items));
     if (items.length === 1)
       toast.success(fillTemplate(messages.dataSourceAddedToast, { name: items[0]!.name }));
     void reload();
@@ -130,7 +130,7 @@ export function DataSourcesPanel({
   };
 
   const onReplaced = (oldId: string, added: ContextItemView) => {
-    update((list) => list.map((i) => (i.id === oldId ? added : i)));
+    update((list) => withReplaced(list, oldId, added));
     toast.success(fillTemplate(messages.dataSourceReplaced, { name: added.name }));
     void reload();
   };
