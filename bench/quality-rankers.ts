@@ -18,8 +18,6 @@ export type Ranker = (question: string) => Promise<Ranked[]>;
 
 export const RANK_LIMIT = 10;
 
-const chunkKey = (itemId: string, position: number) => `${itemId}:${position}`;
-
 /** The product's retrieval of a question typed as a tool's main input. */
 export function productRanker(appId: string): Ranker {
   return async (question) => {
@@ -109,4 +107,4 @@ export function bruteForceRanker(chunks: Indexed[]): Ranker {
   };
 }
 
-export { chunkKey };
+export { chunkKey } from "@/db/queries/context";

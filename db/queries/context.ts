@@ -458,7 +458,7 @@ export type SearchStatistics = {
   terms: { term: string; df: number; postings: number }[];
 };
 
-export const POSTINGS_MANY = 2_147_483_647;
+const POSTINGS_MANY = 2_147_483_647;
 const POSTINGS_ITEMS_MAX = 1000;
 
 /**
@@ -596,15 +596,6 @@ export async function chunkTexts(
   return new Map(
     res.rows.map((r) => [chunkKey(r.item_id, Number(r.position)), { text: r.text, itemName: r.item_name }]),
   );
-}
-
-/** The names of items, by id. */
-export async function itemNames(ids: readonly string[], ex: Executor = db()): Promise<Map<string, string>> {
-  const rows = await ex
-    .select({ id: contextItems.id, name: contextItems.name })
-    .from(contextItems)
-    .where(inArray(contextItems.id, [...ids]));
-  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 export const chunkKey = (itemId: string, position: number) => `${itemId}:${position}`;

@@ -105,8 +105,8 @@ export async function retrieveChunks(
     ex,
   );
   // Too few chunks hold every common term: those holding the first of them are scored too.
-  const holdingAll = candidates.filter((c) => common.every((t) => c.tf[t])).length;
-  if (wantCommon && common.length > 1 && holdingAll < limit) {
+  const holdingAll = () => candidates.filter((c) => common.every((t) => c.tf[t])).length;
+  if (wantCommon && common.length > 1 && holdingAll() < limit) {
     const more = { terms: names, common: { allOf: common.slice(0, 1), limit: COMMON_CANDIDATES_MAX } };
     candidates.push(...(await searchCandidates(appId, more, ex)));
   }
