@@ -31,6 +31,8 @@ const burst = <T>(n: number, fn: (i: number) => Promise<T>) =>
   Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
 const count = (answers: { status: number }[], status: number) =>
   answers.filter((a) => a.status === status).length;
+const codeOf = (answer: { json: unknown }) =>
+  (answer.json as { error?: { code?: string } } | null)?.error?.code;
 
 /** What every refusal of a spent budget says, beside the error. */
 const perMinuteRefusal = (limit: number) => ({
@@ -176,11 +178,13 @@ describe("the space chat", () => {
     expect(server.chats.length).toBeGreaterThan(0);
     expect(server.chats.length).toBeLessThanOrEqual(lite.modelCallsPerMinute);
     expect(count(answers, 200)).toBe(server.chats.length);
-    const refused = answers.filter((a) => a.status === 429);
+    const refused = answers.filter((a) => a.status === 429 && codeOf(a) === "MODEL_LIMIT_REACHED");
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]!.json).toEqual(perMinuteRefusal(lite.modelCallsPerMinute));
-    // Whatever was not answered or refused for the budget was the busy chat of its app.
-    expect(count(answers, 200) + refused.length + count(answers, 409)).toBe(BURST);
+    // Whatever was not answered or refused for the budget was the busy chat of its app, or (on a
+    // slow machine, with more requests in flight than the account's stream slots) a stream refused.
+    const streamsFull = answers.filter((a) => a.status === 429 && codeOf(a) === "TOO_MANY_STREAMS");
+    expect(count(answers, 200) + refused.length + count(answers, 409) + streamsFull.length).toBe(BURST);
   });
 
   it("a busy chat gives its point back; an oversized message is 400 with the field's message", async () => {
