@@ -64,17 +64,18 @@ async function createSentences(client: pg.PoolClient) {
  * column (the trigger then leaves it as it is). (A concatenation of the sentences' tsvectors would
  * be quicker but not the same: a stop word ending a sentence takes a position the || shift skips.)
  */
-function insertChunksSql(appId: string, from: number, to: number, withTsv: boolean) {
+function insertChunksSql(appId: string, from: number, to: number, withTsv: boolean, itemIds?: string[]) {
   const picks = [7919, 104_729, 1_299_709, 15_485_863].slice(0, SENTENCES_PER_CHUNK);
   const joins = picks
     .map((p, j) => `JOIN bench_sentences s${j} ON s${j}.s = 1 + (g * ${p} + ${j * 7}) % ${SENTENCES}`)
     .join("\n");
   const text = picks.map((_, j) => `s${j}.txt`).join(" || ' ' || ");
   return `INSERT INTO context_chunks (item_id, app_id, position, text${withTsv ? ", tsv" : ""})
-    SELECT items.ids[1 + g % array_length(items.ids, 1)], '${appId}', g / array_length(items.ids, 1),
+    SELECT items.ids[1 + g % array_length(items.ids, 1)], '${appId}', (g - ${itemIds ? from : 0}) / array_length(items.ids, 1),
       ${text}${withTsv ? `, to_tsvector('app_search', ${text})` : ""}
     FROM generate_series(${from}::bigint, ${to - 1}) g
-    CROSS JOIN (SELECT array_agg(id ORDER BY id) AS ids FROM context_items WHERE app_id = '${appId}') items
+    CROSS JOIN (SELECT array_agg(id ORDER BY id) AS ids FROM context_items
+                WHERE app_id = '${appId}' ${itemIds ? `AND id = ANY('{${itemIds.join(",")}}'::uuid[])` : ""}) items
     ${joins}`;
 }
 
@@ -155,7 +156,7 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
       );
     }
     await a.query("VACUUM ANALYZE context_chunks, context_items, context_item_terms");
-    await a.query("DROP TABLE bench_vocab, bench_sentences");
+    await a.query(DROP_SENTENCES);
     const { rows } = await a.query<{ size: string; avg: string }>(
       `SELECT (SELECT pg_size_pretty(sum(pg_total_relation_size(relid))) FROM pg_partition_tree('context_chunks')) AS size,
               round(avg(length(text))) AS avg FROM context_chunks`,
@@ -170,6 +171,75 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
   } finally {
     a.release();
     b.release();
+  }
+}
+
+const DROP_SENTENCES = "DROP TABLE bench_vocab, bench_sentences";
+
+/**
+ * `count` more chunks of the app written as an ingestion writes them: new items (sources) of
+ * `count / items` chunks each, written into the indexed table with their BM25 statistics, and no
+ * VACUUM after. A GIN index first queues what is written in its pending list, which every search
+ * of the partition reads through until it is merged: the state a search meets while data sources
+ * are being added.
+ */
+export async function writeMoreChunks(app: CorpusApp, count: number, items: number): Promise<void> {
+  const client = await pool().connect();
+  try {
+    await createSentences(client);
+    const { rows: tsvColumn } = await client.query<{ is_generated: string }>(
+      `SELECT is_generated FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'context_chunks' AND column_name = 'tsv'`,
+    );
+    const { rows: added } = await client.query<{ id: string }>(
+      `INSERT INTO context_items (app_id, name, type, source, status, size, last_synced_at)
+       SELECT $1, 'Added ' || i || '.pdf', 'pdf', 'local files', 'synced', 0, now()
+       FROM generate_series(1, ${items}) i RETURNING id`,
+      [app.appId],
+    );
+    const ids = added.map((r) => r.id);
+    await client.query("BEGIN");
+    await client.query(
+      insertChunksSql(app.appId, app.chunks, app.chunks + count, tsvColumn[0]?.is_generated === "NEVER", ids),
+    );
+    await client.query(
+      `INSERT INTO context_item_terms (item_id, app_id, term, chunks)
+       SELECT c.item_id, c.app_id, t, count(*)::integer
+       FROM context_chunks c CROSS JOIN unnest(tsvector_to_array(c.tsv)) t
+       WHERE c.item_id = ANY($1) GROUP BY c.item_id, c.app_id, t`,
+      [ids],
+    );
+    await client.query(
+      `UPDATE context_items i SET chunk_count = s.n, token_count = s.t
+       FROM (SELECT item_id, count(*)::integer AS n, sum(tokens)::integer AS t
+             FROM context_chunks WHERE item_id = ANY($1) GROUP BY item_id) s
+       WHERE i.id = s.item_id`,
+      [ids],
+    );
+    await client.query("COMMIT");
+    await client.query(DROP_SENTENCES);
+  } finally {
+    client.release();
+  }
+}
+
+/** Pages queued in the pending lists of the GIN indexes of context_chunks, all partitions together. */
+export async function pendingPages(): Promise<number | null> {
+  const client = await pool().connect();
+  try {
+    // pgstattuple ships with PostgreSQL; a server without it (or without the right) reports none.
+    await client.query("CREATE EXTENSION IF NOT EXISTS pgstattuple");
+    const { rows } = await client.query<{ pages: string }>(
+      `SELECT coalesce(sum((pgstatginindex(i.indexrelid)).pending_pages), 0) AS pages
+       FROM pg_partition_tree('context_chunks') p JOIN pg_index i ON i.indrelid = p.relid
+       JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+       WHERE p.isleaf AND am.amname = 'gin'`,
+    );
+    return Number(rows[0]!.pages);
+  } catch {
+    return null;
+  } finally {
+    client.release();
   }
 }
 

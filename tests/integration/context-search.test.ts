@@ -340,6 +340,38 @@ describe("retrieveChunks", () => {
     expect(found.reduce((a, n) => a + n, 0)).toBeLessThanOrEqual(2 * perItem);
   });
 
+  it("what an ingestion writes waits in a short queue of the search index: a search never reads a long one", async () => {
+    // A GIN index queues new entries in a pending list that every search of its partition reads
+    // through, up to 4 MB by default (a search then took twice as long while sources were being
+    // added: npm run bench). Migration 0023 caps it at 128 kB on every partition's index.
+    const pending = async () => {
+      const { rows } = await db().execute<{ index: string; pages: number; options: string[] | null }>(sql`
+        select c.relname as index, (pgstatginindex(i.indexrelid)).pending_pages as pages, c.reloptions as options
+        from pg_partition_tree('context_chunks') p join pg_index i on i.indrelid = p.relid
+        join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
+        where p.isleaf and am.amname = 'gin'`);
+      return rows;
+    };
+    await db().execute(sql`create extension if not exists pgstattuple`);
+    const b = await createBuilder({ plan: "explorer" });
+    const app = await newApp(b);
+    // About 40,000 index entries (600 kB queued without the cap), into one partition.
+    const words = (i: number) =>
+      Array.from({ length: 200 }, (_, w) => `w${(i * 7919 + w * 104_729) % 1_000_003}`).join(" ");
+    await item(
+      app.id,
+      "Glossary.pdf",
+      Array.from({ length: 200 }, (_, i) => words(i)),
+    );
+    const indexes = await pending();
+    expect(indexes).toHaveLength(8);
+    for (const index of indexes) {
+      expect(index.options).toContain("gin_pending_list_limit=128");
+      // 128 kB is 16 pages; the insert that passes the cap merges the list.
+      expect(Number(index.pages)).toBeLessThanOrEqual(17);
+    }
+  });
+
   it("English stop words are not searched, and a question of nothing else finds nothing", async () => {
     const b = await createBuilder({ plan: "explorer" });
     const app = await newApp(b);
