@@ -501,12 +501,16 @@ export async function searchStatistics(
   };
 }
 
-/** A chunk that may rank: where it is, its length, and how often it holds each term asked about. */
+/**
+ * A chunk that may rank: where it is, its length, and how often it holds each term asked about;
+ * with its text and item's name when they were asked for (`CandidateQuery.withText`).
+ */
 export type CandidateChunk = {
   itemId: string;
   position: number;
   tokens: number;
   tf: Record<string, number>;
+  found?: { text: string; itemName: string };
 };
 
 /** Which chunks a search scores (lib/context/retrieve.ts chooses them from the statistics). */
@@ -515,14 +519,16 @@ export type CandidateQuery = {
   terms: readonly string[];
   /** Every chunk holding any of these rare terms, up to `rareLimit`. */
   rare?: { anyOf: readonly string[]; limit: number; fewPostings: boolean };
-  /** Up to `limit` chunks holding all of these common terms, in storage order. */
-  common?: { allOf: readonly string[]; limit: number };
+  /** For each conjunction, up to `limit` chunks holding all of its common terms, in storage order. */
+  common?: readonly { allOf: readonly string[]; limit: number }[];
+  /** Each with its text and item's name, sparing a second statement when they are few. */
+  withText?: boolean;
 };
 
 /**
  * The app's chunks of synced items that a search scores, each with its counts of the question's
- * terms (its tsvector's positions of them), not its text: one statement. Items not synced are left
- * out before any limit, so their chunks never take a synced one's place.
+ * terms (its tsvector's positions of them), and its text only when asked for: one statement. Items
+ * not synced are left out before any limit, so their chunks never take a synced one's place.
  *
  * Found through the GIN index on (app_id, tsv). Matching its app_id entry costs about a
  * millisecond a partition even for a handful of chunks (the app's entry lists all its chunks), so
@@ -537,11 +543,11 @@ export async function searchCandidates(
   ex: Executor = db(),
 ): Promise<CandidateChunk[]> {
   const terms = sql.param([...want.terms]);
+  const found = want.withText ? sql`, c.text, i.name as item_name` : sql``;
   const scan = (ofApp: SQL, query: string, limit: number) => sql`
-    select c.item_id, c.position, c.tokens, ts_filter(setweight(c.tsv, 'A', ${terms}::text[]), '{a}')::text as tf
-    from context_chunks c
+    select c.item_id, c.position, c.tokens, ts_filter(setweight(c.tsv, 'A', ${terms}::text[]), '{a}')::text as tf${found}
+    from context_chunks c join context_items i on i.id = c.item_id and i.status = 'synced'
     where ${ofApp} and c.tsv @@ ${query}::tsquery
-      and exists (select from context_items i where i.id = c.item_id and i.status = 'synced')
     limit ${limit}`;
   const ofApp = sql`c.app_id = ${appId}`;
   const parts: SQL[] = [];
@@ -550,18 +556,24 @@ export async function searchCandidates(
     const where = want.rare.fewPostings ? sql`c.app_id::text = ${appId}` : ofApp;
     parts.push(sql`(${scan(where, tsqueryOf(want.rare.anyOf, " | "), want.rare.limit)})`);
   }
-  if (want.common?.allOf.length) {
-    parts.push(sql`(${scan(ofApp, tsqueryOf(want.common.allOf, " & "), want.common.limit)})`);
+  for (const common of want.common ?? []) {
+    if (common.allOf.length) parts.push(sql`(${scan(ofApp, tsqueryOf(common.allOf, " & "), common.limit)})`);
   }
   if (parts.length === 0) return [];
-  const res = await ex.execute<{ item_id: string; position: number; tokens: number | null; tf: string }>(
-    sql.join(parts, sql` union all `),
-  );
+  const res = await ex.execute<{
+    item_id: string;
+    position: number;
+    tokens: number | null;
+    tf: string;
+    text?: string;
+    item_name?: string;
+  }>(sql.join(parts, sql` union all `));
   return res.rows.map((r) => ({
     itemId: r.item_id,
     position: Number(r.position),
     tokens: Number(r.tokens ?? 0),
     tf: termCounts(r.tf),
+    ...(r.text !== undefined ? { found: { text: r.text, itemName: r.item_name! } } : {}),
   }));
 }
 

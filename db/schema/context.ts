@@ -123,9 +123,9 @@ export const contextChunks = pgTable(
     // matching chunks of its app alone, instead of every app's and then filtering them out, and
     // it also answers app_id lookups, so no separate btree on app_id is kept (one index less to
     // grow while writing). Its pending list (new entries queued until merged, read through by every
-    // search of the partition) is capped at 128 kB instead of 4 MB (migration 0023): searches while
+    // search of the partition) is capped at 64 kB instead of 4 MB (migration 0023): searches while
     // sources were being added took twice as long, and ingestion measured no slower.
-    index("context_chunks_app_tsv_idx").using("gin", t.appId, t.tsv).with({ gin_pending_list_limit: 128 }),
+    index("context_chunks_app_tsv_idx").using("gin", t.appId, t.tsv).with({ gin_pending_list_limit: 64 }),
   ],
 );
 

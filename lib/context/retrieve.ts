@@ -25,17 +25,26 @@ export const RARE_CANDIDATES_MAX = 300;
 /**
  * Chunks scored at most among those holding only the question's common terms, when they could
  * still outrank the ones found by its rare terms. A common term's posting list is long: the scan
- * stops once it has these (docs/decisions.md, "Retrieval: BM25").
+ * stops once it has these (docs/decisions.md, "Data sources: retrieval (BM25)").
  */
 export const COMMON_CANDIDATES_MAX = 30;
 /**
  * Rare terms are looked up in the chunks' index without their app when other apps' chunks hold
- * them this many times at most: reading a few more entries is cheaper than matching the app's
- * (db/queries/context.ts searchCandidates).
+ * them this many times at most, and at most once per OTHER_POSTING_APP_CHUNKS chunks of the app:
+ * reading a few other apps' rows is cheaper than matching the app's entry of the index, which lists
+ * all its chunks (db/queries/context.ts searchCandidates). A row read costs about as much as that
+ * many chunks of the entry: a small app's entry is cheap, other apps' rows are not (each is a heap
+ * page read, often not cached).
  */
 const OTHER_POSTINGS_MAX = 1000;
+const OTHER_POSTING_APP_CHUNKS = 500;
 /** Common terms that chunks must all hold to be scored as common candidates. */
 const COMMON_TERMS_MAX = 4;
+/**
+ * Candidates read with their text at most: few texts cost less than the statement that would read
+ * the winners' afterwards; many (up to RARE_CANDIDATES_MAX) would not.
+ */
+const TEXTS_WITH_CANDIDATES_MAX = 64;
 /** Characters of a question that are searched: a run's inputs can be long. */
 const QUESTION_CHARS_MAX = 4000;
 
@@ -88,6 +97,14 @@ export async function retrieveChunks(
   // match nothing: its rarest few stand for them.
   const common = names.slice(rare, rare + COMMON_TERMS_MAX);
   const wantCommon = common.length > 0 && rareDf < limit;
+  const allOf = { allOf: common, limit: COMMON_CANDIDATES_MAX };
+  const firstOf = { allOf: common.slice(0, 1), limit: COMMON_CANDIDATES_MAX };
+  // Chunks expected to hold every common term, were the terms independent: when too few, the
+  // chunks holding the first of them are asked for in the same statement (a round trip less).
+  const expectedAll = terms
+    .slice(rare + 1, rare + COMMON_TERMS_MAX)
+    .reduce((n, t) => (n * t.df) / stats.chunks, terms[rare]?.df ?? 0);
+  const firstToo = wantCommon && common.length > 1 && expectedAll < 2 * limit;
   const candidates = await searchCandidates(
     appId,
     {
@@ -97,18 +114,20 @@ export async function retrieveChunks(
           ? {
               anyOf: names.slice(0, rare),
               limit: RARE_CANDIDATES_MAX,
-              fewPostings: postings - rareDf <= OTHER_POSTINGS_MAX,
+              fewPostings:
+                postings - rareDf <= Math.min(OTHER_POSTINGS_MAX, stats.chunks / OTHER_POSTING_APP_CHUNKS),
             }
           : undefined,
-      common: wantCommon ? { allOf: common, limit: COMMON_CANDIDATES_MAX } : undefined,
+      common: wantCommon ? (firstToo ? [allOf, firstOf] : [allOf]) : undefined,
+      withText:
+        rareDf + (wantCommon ? (firstToo ? 2 : 1) * COMMON_CANDIDATES_MAX : 0) <= TEXTS_WITH_CANDIDATES_MAX,
     },
     ex,
   );
   // Too few chunks hold every common term: those holding the first of them are scored too.
   const holdingAll = () => candidates.filter((c) => common.every((t) => c.tf[t])).length;
-  if (wantCommon && common.length > 1 && holdingAll() < limit) {
-    const more = { terms: names, common: { allOf: common.slice(0, 1), limit: COMMON_CANDIDATES_MAX } };
-    candidates.push(...(await searchCandidates(appId, more, ex)));
+  if (wantCommon && common.length > 1 && !firstToo && holdingAll() < limit) {
+    candidates.push(...(await searchCandidates(appId, { terms: names, common: [firstOf] }, ex)));
   }
   const scored = new Map<string, Scored>();
   for (const c of candidates) scored.set(chunkKey(c.itemId, c.position), { chunk: c, score: score(c) });
@@ -129,13 +148,11 @@ async function topRanked(scored: Scored[], limit: number, ex: Executor): Promise
   );
   const cut = scored[limit - 1]?.score ?? Number.NEGATIVE_INFINITY;
   const kept = scored.filter((s, i) => i < limit || (s.score >= cut && i < TIES_READ_MAX));
-  const texts = await chunkTexts(
-    kept.map((k) => k.chunk),
-    ex,
-  );
+  const unread = kept.filter((k) => !k.chunk.found).map((k) => k.chunk);
+  const texts = await chunkTexts(unread, ex);
   const found: RetrievedChunk[] = [];
   for (const { chunk, score } of kept) {
-    const t = texts.get(chunkKey(chunk.itemId, chunk.position));
+    const t = chunk.found ?? texts.get(chunkKey(chunk.itemId, chunk.position));
     // A chunk deleted between the two reads (its item re-ingested) is left out.
     if (t)
       found.push({
