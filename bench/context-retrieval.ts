@@ -107,11 +107,7 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
         "context_chunks has no GIN index on (app_id, tsv): the migrations changed, update the bench",
       );
     }
-    const { rows: tsvColumn } = await a.query<{ is_generated: string }>(
-      `SELECT is_generated FROM information_schema.columns
-       WHERE table_schema = current_schema() AND table_name = 'context_chunks' AND column_name = 'tsv'`,
-    );
-    const withTsv = tsvColumn[0]?.is_generated === "NEVER";
+    const withTsv = await tsvWritable(a);
     for (const i of indexes) await a.query(`DROP INDEX ${i.indexname}`);
     for (const app of apps) {
       const half = Math.floor(app.chunks / 2);
@@ -120,21 +116,10 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
         b.query(insertChunksSql(app.appId, half, app.chunks, withTsv)),
       ]);
     }
-    // BM25's statistics, as an ingestion writes them (db/queries/context.ts writeItemStatistics).
-    const ids = apps.map((x) => x.appId);
-    await a.query(
-      `INSERT INTO context_item_terms (item_id, app_id, term, chunks)
-       SELECT c.item_id, c.app_id, t, count(*)::integer
-       FROM context_chunks c CROSS JOIN unnest(tsvector_to_array(c.tsv)) t
-       WHERE c.app_id = ANY($1) GROUP BY c.item_id, c.app_id, t`,
-      [ids],
-    );
-    await a.query(
-      `UPDATE context_items i SET chunk_count = s.n, token_count = s.t
-       FROM (SELECT item_id, count(*)::integer AS n, sum(tokens)::integer AS t
-             FROM context_chunks WHERE app_id = ANY($1) GROUP BY item_id) s
-       WHERE i.id = s.item_id`,
-      [ids],
+    await writeStatistics(
+      a,
+      "app_id",
+      apps.map((x) => x.appId),
     );
     const inserted = performance.now();
     // A partitioned table's index reads "ON ONLY context_chunks" (the parent alone): built again
@@ -174,6 +159,33 @@ export async function fillCorpus(apps: CorpusApp[], log: (line: string) => void)
   }
 }
 
+/** Whether a writer may bring the chunk's tsvector (not a generated column). */
+async function tsvWritable(client: pg.PoolClient): Promise<boolean> {
+  const { rows } = await client.query<{ is_generated: string }>(
+    `SELECT is_generated FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = 'context_chunks' AND column_name = 'tsv'`,
+  );
+  return rows[0]?.is_generated === "NEVER";
+}
+
+/** BM25's statistics of the chunks of these apps or items, as an ingestion writes them (db/queries/context.ts writeItemStatistics). */
+async function writeStatistics(client: pg.PoolClient, of: "app_id" | "item_id", ids: string[]) {
+  await client.query(
+    `INSERT INTO context_item_terms (item_id, app_id, term, chunks)
+     SELECT c.item_id, c.app_id, t, count(*)::integer
+     FROM context_chunks c CROSS JOIN unnest(tsvector_to_array(c.tsv)) t
+     WHERE c.${of} = ANY($1) GROUP BY c.item_id, c.app_id, t`,
+    [ids],
+  );
+  await client.query(
+    `UPDATE context_items i SET chunk_count = s.n, token_count = s.t
+     FROM (SELECT item_id, count(*)::integer AS n, sum(tokens)::integer AS t
+           FROM context_chunks WHERE ${of} = ANY($1) GROUP BY item_id) s
+     WHERE i.id = s.item_id`,
+    [ids],
+  );
+}
+
 const DROP_SENTENCES = "DROP TABLE bench_vocab, bench_sentences";
 
 /**
@@ -187,10 +199,6 @@ export async function writeMoreChunks(app: CorpusApp, count: number, items: numb
   const client = await pool().connect();
   try {
     await createSentences(client);
-    const { rows: tsvColumn } = await client.query<{ is_generated: string }>(
-      `SELECT is_generated FROM information_schema.columns
-       WHERE table_schema = current_schema() AND table_name = 'context_chunks' AND column_name = 'tsv'`,
-    );
     const { rows: added } = await client.query<{ id: string }>(
       `INSERT INTO context_items (app_id, name, type, source, status, size, last_synced_at)
        SELECT $1, 'Added ' || i || '.pdf', 'pdf', 'local files', 'synced', 0, now()
@@ -200,22 +208,9 @@ export async function writeMoreChunks(app: CorpusApp, count: number, items: numb
     const ids = added.map((r) => r.id);
     await client.query("BEGIN");
     await client.query(
-      insertChunksSql(app.appId, app.chunks, app.chunks + count, tsvColumn[0]?.is_generated === "NEVER", ids),
+      insertChunksSql(app.appId, app.chunks, app.chunks + count, await tsvWritable(client), ids),
     );
-    await client.query(
-      `INSERT INTO context_item_terms (item_id, app_id, term, chunks)
-       SELECT c.item_id, c.app_id, t, count(*)::integer
-       FROM context_chunks c CROSS JOIN unnest(tsvector_to_array(c.tsv)) t
-       WHERE c.item_id = ANY($1) GROUP BY c.item_id, c.app_id, t`,
-      [ids],
-    );
-    await client.query(
-      `UPDATE context_items i SET chunk_count = s.n, token_count = s.t
-       FROM (SELECT item_id, count(*)::integer AS n, sum(tokens)::integer AS t
-             FROM context_chunks WHERE item_id = ANY($1) GROUP BY item_id) s
-       WHERE i.id = s.item_id`,
-      [ids],
-    );
+    await writeStatistics(client, "item_id", ids);
     await client.query("COMMIT");
     await client.query(DROP_SENTENCES);
   } finally {
