@@ -7,7 +7,7 @@ import { findPlan } from "@/lib/plans/catalogue";
 import { fillTemplate } from "@/lib/plans/text";
 
 /**
- * The account's plan in /settings. The builder account view (spec 1 §6: a builder with business
+ * The account's plan in /settings. The builder account view (a builder with business
  * info or a paid plan) shows the subscription; everyone else gets the free plan and an upgrade.
  */
 export function PlanSection({ account }: { account: SessionAccount }) {

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { messages } from "@/lib/messages";
 
-/** A draft app has no analytics (spec 1 §2): say so, and lead to the editor, where Publish is. */
+/** A draft app has no analytics (only published ones do): say so, and lead to the editor, where Publish is. */
 export function AnalyticsNotPublished({ appId, appName }: { appId: string; appName: string }) {
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6 p-4 sm:p-6">

@@ -6,7 +6,7 @@ import { completeSignIn } from "./complete-sign-in";
 
 /**
  * State shared by the sign-in forms: an error, a busy flag, and `finish()`, which runs the
- * account step with the page's sale_id and redirectTo (spec 1 §4) once Auth.js signed in.
+ * account step with the page's sale_id (a payment to wait for) and redirectTo once Auth.js signed in.
  */
 export function useSignInFlow(appId?: string) {
   const router = useRouter();

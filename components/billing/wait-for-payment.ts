@@ -2,7 +2,7 @@ import { PAYMENT_REFETCH_INTERVAL_MS, PAYMENT_REFETCH_TRIES } from "@/lib/consta
 
 // After Stripe sends a signed-in builder back with ?sale_id=, the plan changes only when the
 // payment webhook has been applied. "The account is refetched after payment, polled every
-// 4000 ms up to 15 tries" (spec 2): each try refetches the account, and asks where the sale
+// 4000 ms up to 15 tries": each try refetches the account, and asks where the sale
 // stands, which says it first and also when the webhook beat the builder back.
 
 export type AccountSnapshot = {

@@ -52,14 +52,14 @@ export type AppEditorProps = {
   app: EditorApp;
   /** The signed-in builder is an admin (not the owner's flag: admins may edit others' apps). */
   isAdmin: boolean;
-  /** A space app's chat assistant (spec 2 §3), for the 'Activate Your Chat Assitant!' modal. */
+  /** A space app's chat assistant (active or draft), for the 'Activate Your Chat Assitant!' modal. */
   chatAssistant?: ChatAssistantState | null;
 };
 
 const showPanel = (panel: PanelName) => showPanelInUrl(panel, "main");
 
 /**
- * The app editor at /build/app/{appId} (spec 2 §2): the panel menu of the app's kind, the panel
+ * The app editor at /build/app/{appId}: the panel menu of the app's kind, the panel
  * named in the URL (?panel=texts), the saving of the app's content, style and settings records,
  * the publish control and, beside the panel from 1024 px (a toggle on phones), the public page as
  * it will look with the unsaved edits.

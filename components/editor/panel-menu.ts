@@ -2,14 +2,14 @@ import type { AppType } from "@/lib/apps/schemas";
 import { type MessageKey, messages } from "@/lib/messages";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 
-// The editor's panel menu by app kind (spec 2 §2), free of React so the rules can be tested:
+// The editor's panel menu by app kind, free of React so the rules can be tested:
 // - Single-tool app: Tool texts, App branding, Custom fields, Results layout, Call to action,
 //   Data sources, Tool settings.
 // - Generated app: App texts, App branding, App tools, App settings (admins, moon and above),
 //   App chat (admins only).
 // - Space app: App details, Database, App settings.
 // - Chat mode: only a Data sources entry.
-// "Settings panel is disabled when the plan is lite or there is no app id" (spec 2 §6): the plan
+// "Settings panel is disabled when the plan is lite or there is no app id": the plan
 // is the app owner's, as on the server; an admin may always edit (the server lets them).
 
 /** Panels by the name used in the URL (?panel=texts); "main" is the menu itself. */

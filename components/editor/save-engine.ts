@@ -1,7 +1,7 @@
 import { APP_SAVE_DEBOUNCE_MS, APP_SAVE_RETRY_MAX_MS, APP_SAVE_RETRY_MS } from "@/lib/constants";
 
 // The saving engine of the editor, free of React and of fetch so its rules can be tested alone
-// ("Saving never loses work", issue 8 §3):
+// ("Saving never loses work"):
 // - edits merge into one pending partial object; it is sent APP_SAVE_DEBOUNCE_MS after the last
 //   edit, with the revision the saved value came from;
 // - one request per record is in flight at a time; edits made meanwhile wait and go after it,

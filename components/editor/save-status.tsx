@@ -10,7 +10,7 @@ import type { SaverView } from "./use-record-saver";
 type Watched = SaverView;
 
 /**
- * The editor's save indicator (spec 2 §8, issue 8 §3): 'Saving...' while an edit waits or is in
+ * The editor's save indicator: 'Saving...' while an edit waits or is in
  * flight, then 'Published' or 'Not published'; 'Not saved' while a save failed or waits for the
  * builder's choice (SaveErrors and the conflict dialog say why).
  */

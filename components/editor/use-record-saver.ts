@@ -61,7 +61,7 @@ export type Saver<V extends object> = {
   resolveConflict: (choice: "mine" | "theirs") => void;
 };
 
-/** "Failed saving app, your changes might be lost..." for the app; the record's own otherwise (spec 2 §8). */
+/** "Failed saving app, your changes might be lost..." for the app; the record's own otherwise. */
 export const failureMessages: Record<RecordKind, string> = {
   app: messages.saveFailedMightLose,
   style: messages.saveStyleFailed,

@@ -2,7 +2,7 @@ import { LayoutGridIcon, type LucideIcon, MessagesSquareIcon, WrenchIcon } from 
 import type { AppType } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
 
-/** The three kinds of app of spec 2 §1, as the home page and the create dialog name them. */
+/** The three kinds of app (tool, generated app, space app), as the home page and the create dialog name them. */
 export const APP_KINDS: readonly { type: AppType; label: string; hint: string; icon: LucideIcon }[] = [
   { type: "tool", label: messages.appKindTool, hint: messages.appKindToolHint, icon: WrenchIcon },
   {

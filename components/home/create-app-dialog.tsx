@@ -28,7 +28,7 @@ export type CreateAppDialogProps = {
 };
 
 /**
- * "Create app": the three kinds of spec 2 §1 and a name, then POST /api/apps and the editor.
+ * "Create app": the three app kinds (tool, generated app, space app) and a name, then POST /api/apps and the editor.
  * The id is made here and kept until the create succeeds, so trying again after a lost answer
  * sends the same id and the server answers the app the first attempt made (one app, not two).
  */

@@ -21,7 +21,7 @@ export type UpgradeDialogProps = {
 };
 
 /**
- * The upgrade-plan dialog (spec 1 §2): one highlighted plan, or a row of plan cards, with a
+ * The upgrade-plan dialog: one highlighted plan, or a row of plan cards, with a
  * monthly/yearly choice. Open it through openUpgradeDialog(); UpgradeDialogHost renders it.
  */
 export function UpgradeDialog({ open, onOpenChange, reason, planId, appId, onChoose }: UpgradeDialogProps) {

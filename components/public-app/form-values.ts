@@ -5,7 +5,7 @@ import { fillTemplate } from "@/lib/plans/text";
 import type { RunInputValue } from "@/lib/runs/schemas";
 
 // The values of a tool's form on the public page, kept as the controls hold them (text, or the
-// picked labels of a multiselect), and turned into the run's `inputs` (contract §1). The checks
+// picked labels of a multiselect), and turned into the run's `inputs`. The checks
 // here are the server's own (lib/runs/inputs.ts) made in the browser first, with the same
 // messages, so the form can say what is missing before anything is sent.
 
@@ -82,7 +82,7 @@ function asControlValue(field: PublicField, value: RunInputValue | undefined): s
 
 /**
  * What to put in the form for a signed-in end user: the session's email in email fields (an
- * email field is always personal, spec 1 §5) and the remembered answers of memorize fields.
+ * email field is always personal) and the remembered answers of memorize fields.
  * Only empty fields are filled: what the user has typed meanwhile wins.
  */
 export function prefill(

@@ -19,7 +19,7 @@ import { messages } from "@/lib/messages";
 import type { MembershipProduct, MembershipState } from "@/lib/payments/schemas";
 import { fillTemplate } from "@/lib/plans/text";
 
-// The membership gate of a published app with paid memberships (issue 10 §3): a signed-in end
+// The membership gate of a published app with paid memberships: a signed-in end
 // user without a membership is offered the product, with a link to buy it on Gumroad, and
 // confirms the purchase with "I've bought it" (Gumroad's sales are read for their address).
 // It opens when the page loads; closed, a button in the top bar opens it again. Runs are refused

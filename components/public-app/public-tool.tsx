@@ -20,7 +20,7 @@ import { type FormContent, PublicAppForm } from "./public-app-form";
 import { RunResult } from "./run-result";
 import { useToolRun } from "./use-tool-run";
 
-// A tool on its public page: the form, the run and its answer (issue 10 §1-§2). The run goes to
+// A tool on its public page: the form, the run and its answer. The run goes to
 // POST /api/apps/{appId}/run and streams back; the server decides who runs it (the app's builder
 // previews, a signed-in end user of this app, or a visitor) and refuses what it must before the
 // answer starts. For a signed-in end user the form is prefilled with their email and with what

@@ -10,7 +10,7 @@ import { cn } from "@/lib/utils";
 import { MembershipGate } from "./membership-gate";
 import type { RunState } from "./use-tool-run";
 
-// Where a run's answer shows (spec 2 §4 "Run state"): in Idle the welcome message and the shape
+// Where a run's answer shows, by run state: in Idle the welcome message and the shape
 // of the chosen results layout; in Loading the answer as it streams, with Cancel; in Success the
 // answer (an editable textarea when the builder lets users edit results; edits stay in the page),
 // Copy and Start over; in Error what went wrong, under the text that had arrived, with the way on

@@ -1,7 +1,7 @@
 import { RunStreamPart } from "@/lib/runs/schemas";
 
 // Reads the answer of POST /api/apps/{appId}/run: Server-Sent Events in the AI SDK's UI message
-// stream protocol, one JSON part per `data:` line, then `data: [DONE]` (contract §1). Client-safe
+// stream protocol, one JSON part per `data:` line, then `data: [DONE]`. Client-safe
 // and framework-free, so the page and the unit tests share it. Parts of types this page does not
 // know (the protocol has more than a tool run sends) are skipped, not treated as a failure.
 

@@ -19,7 +19,7 @@ function pathFrom(pathname: string): { path: string; appId: string | null } {
   return { path: m ? decode(m[2]!) : "", appId: m?.[1] ? decode(m[1]) : null };
 }
 
-/** 'Tool with path {path} not found' (spec 2 §2), as the 404 page of the tool routes. */
+/** 'Tool with path {path} not found', as the 404 page of the tool routes. */
 export function ToolNotFound() {
   const { path, appId } = pathFrom(usePathname() ?? "");
   return (

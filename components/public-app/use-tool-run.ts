@@ -6,7 +6,7 @@ import { RUN_ID_HEADER, type RunInputValue } from "@/lib/runs/schemas";
 import { type RunErrorInfo, refusalOf } from "./run-errors";
 import { readRunStream } from "./run-stream";
 
-// One run of a tool from the public page (spec 2 §4 "Run state"): Idle -> Loading when Run is
+// One run of a tool from the public page, as a state machine: Idle -> Loading when Run is
 // pressed; Loading -> Success on the stream's `finish`, or Error on a refusal (a JSON answer), an
 // `error` part, a stream that breaks off, or the user's cancel; Success and Error -> Idle on reset.
 // The text that arrived before an error or a cancel stays on screen.

@@ -13,7 +13,7 @@ import { deleteUploadedImage, UploadError, uploadImage } from "./upload-image";
 /**
  * An image setting of the editor (logo, background image, option icon, tool thumbnail): the
  * current image, a button to choose a file, the upload's progress in percent, a remove button
- * and the error of a failed upload. The states are those of spec 2 §4: idle, uploading with
+ * and the error of a failed upload. The states: idle, uploading with
  * progress percent, done or failed.
  *
  * Props:
@@ -24,7 +24,7 @@ import { deleteUploadedImage, UploadError, uploadImage } from "./upload-image";
  *   The caller saves the app; replacing an image leaves the old object alone, so a save that
  *   fails never points at a deleted file (deleting the app deletes them all).
  * - `appId`, `kind` ("logo" | "background" | "option" | "thumb"), `toolId` (needed for "thumb",
- *   optional for "option"): where the image is stored (spec 2 §7).
+ *   optional for "option"): where the image is stored.
  * - `description`: an optional hint under the label; `disabled`; `className` for the outer box.
  */
 export type ImageUploadFieldProps = {

@@ -9,7 +9,7 @@ import { progressPercent, sendWithProgress } from "./xhr-upload";
 // Kept here too: the image field and its tests read it from this module.
 export { progressPercent };
 
-/** A refused or failed upload; `message` is the one to show (spec 2 §8). */
+/** A refused or failed upload; `message` is the one to show. */
 export class UploadError extends Error {
   constructor(
     message: string,
@@ -74,7 +74,7 @@ export function uploadImage(
 }
 
 /**
- * Deletes an uploaded image from storage (spec 2 §7: "Removal also goes to storage"). One that
+ * Deletes an uploaded image from storage when the builder removes it. One that
  * is already gone counts as deleted.
  */
 export async function deleteUploadedImage(appId: string, uploadId: string): Promise<void> {

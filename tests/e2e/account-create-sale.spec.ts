@@ -6,7 +6,7 @@ import { UnauthorizedPage } from "./pages/unauthorized-page";
 import { createBuilder } from "./support/db";
 import { accountsOf, createPendingSale, settleSaleAsWebhook, unknownSaleId } from "./support/sales";
 
-// Spec 1 §4, account creation after login: with a sale_id the client waits, then treats a 401
+// Account creation after login: with a sale_id the client waits, then treats a 401
 // from account/create as "not yet ready" and retries it (the payment webhook makes the account).
 // When the retries run out the user is signed out and sent to /error/unauthorized?paymentId=.
 //

@@ -7,8 +7,8 @@ import { createApp, createBuilder, readApp } from "./support/db";
 import { solidPng } from "./support/images";
 import { logInAsBuilder } from "./support/ui";
 
-// The Branding panel: a logo uploaded with its progress shown, the 'colorful' preset of spec 1
-// §9 (background 7BDCB5), published and seen by a visitor; a file that only claims to be an
+// The Branding panel: a logo uploaded with its progress shown, the 'colorful' preset
+// (background 7BDCB5), published and seen by a visitor; a file that only claims to be an
 // image is refused by its content.
 
 test.use({ viewport: { width: 1280, height: 900 } });

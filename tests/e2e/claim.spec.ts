@@ -7,7 +7,7 @@ import { HomePage } from "./pages/home-page";
 import { appsOwnedBy, createApp, createBuilder, readApp } from "./support/db";
 import { logInAsBuilder, toast } from "./support/ui";
 
-// Claim invitations (spec 1 §6, spec 2 §5-§6): an admin publishes an app, makes it claimable,
+// Claim invitations: an admin publishes an app, makes it claimable,
 // copies the invite link; another builder opens it, claims the app and owns it; the link then
 // no longer works.
 

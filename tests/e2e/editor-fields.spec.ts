@@ -8,7 +8,7 @@ import { FieldsPanel } from "./pages/fields-panel";
 import { createApp, createBuilder, readApp, type SeedApp } from "./support/db";
 import { logInAsBuilder, toast } from "./support/ui";
 
-// Every rule of the custom fields panel as the builder meets it (spec 1 §5, spec 2 §5, §8),
+// Every rule of the custom fields panel as the builder meets it,
 // on the lite plan unless said otherwise, and options reordered with the mouse and the keyboard.
 
 test.use({ viewport: { width: 1280, height: 900 } });

@@ -6,7 +6,7 @@ import { EditorPage } from "./pages/editor-page";
 import { createApp, createBuilder, readApp } from "./support/db";
 import { logInAsBuilder } from "./support/ui";
 
-// "Saving never loses work" (issue 8 §3): two tabs editing one app meet a 409 and the builder
+// "Saving never loses work": two tabs editing one app meet a 409 and the builder
 // chooses, a save that cannot reach the server is kept, said and retried, and leaving with
 // unsaved changes asks first.
 

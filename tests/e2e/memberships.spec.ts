@@ -11,7 +11,7 @@ import { createApp, createBuilder, readApp, uniqueEmail } from "./support/db";
 import { codeIn, waitForMail } from "./support/mail";
 import { logInAsBuilder, toast } from "./support/ui";
 
-// Paid memberships through Gumroad (issue 10 §3, spec 2 §3-§9), against the local server that
+// Paid memberships through Gumroad, against the local server that
 // speaks Gumroad's API (scripts/e2e.ts starts it): the builder switches paid memberships on,
 // pastes the access token (the products are listed 1000 ms after typing stops), connects a
 // product, resyncs and is asked to confirm a product change; an end user signs in with an

@@ -6,7 +6,7 @@ import { createBuilder, createEndUser, createPublishedApp } from "./support/db";
 
 // proxy.ts: builder pages send whoever is not a signed-in, verified builder elsewhere, keeping
 // the whole address (query included) to come back to. /item/... and /tool/... are never
-// redirected away from (spec 1 §2).
+// redirected away from.
 
 test("an anonymous visit to /settings?x=1 goes to log in, and the login comes back to /settings?x=1", async ({
   page,

@@ -13,7 +13,7 @@ import { codeIn, waitForMail } from "./support/mail";
 import { RUN_CUT_WORD, RUN_SLOW_WORD } from "./support/model-responder";
 import { logInAsBuilder, toast } from "./support/ui";
 
-// Running a tool from its public page (issue 10 §1-§2, spec 2 §4 "Run state"), against the local
+// Running a tool from its public page (Idle, Loading, Success or Error), against the local
 // OpenAI-compatible model server that scripts/e2e.ts starts (tests/e2e/support/model-responder.ts:
 // the demo model quotes the first excerpt of the app's data it is given; a main input holding
 // RUN_SLOW_WORD is answered word by word, RUN_CUT_WORD loses its model connection mid-answer).

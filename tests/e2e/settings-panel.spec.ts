@@ -5,7 +5,7 @@ import { EditorPage } from "./pages/editor-page";
 import { createApp, createBuilder, readApp } from "./support/db";
 import { logInAsBuilder } from "./support/ui";
 
-// Tool settings (spec 1 §3, §6; spec 2 §4): lite is offered the upgrade instead, a paid builder
+// Tool settings: lite is offered the upgrade instead, a paid builder
 // changes a run limit that stays, and Done waits for the pending save before closing the panel.
 
 test.use({ viewport: { width: 1280, height: 900 } });

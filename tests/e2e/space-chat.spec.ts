@@ -10,7 +10,7 @@ import { createApp, createBuilder, sql } from "./support/db";
 import { RUN_SLOW_WORD } from "./support/model-responder";
 import { logInAsBuilder, toast } from "./support/ui";
 
-// The App chat of a space app (issue 11 §1-§3, spec 2 §2, §4, §5, §8): the conversation paged
+// The App chat of a space app: the conversation paged
 // from its end, ?messageId= and preview=true, the Preview / Previewing toggle, restore and its
 // undo, revert, the rating dialog, and answers streamed by the local model server of the e2e run
 // (tests/support/openai-server.ts demoResponder: a page quoting the request, a partial edit for
@@ -399,7 +399,7 @@ test("the files used by an answer and the changes of its version, in their dialo
   const secondAnswer = chat.message(second.answerId);
   await expect(secondAnswer).toBeVisible({ timeout: 20_000 });
 
-  // Files used (a regular builder sees the list and the token estimates, spec 2 §6).
+  // Files used (a regular builder sees the list and the token estimates).
   const history = (await (
     await page.request.get(`/api/apps/${appId}/chat/history?fromMessageId=&limit=50`)
   ).json()) as {
@@ -472,7 +472,7 @@ test("the files used by an answer and the changes of its version, in their dialo
   await page.keyboard.press("Escape");
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // While an answer writes its files, its diff is refused with the spec's words (spec 2 §5).
+  // While an answer writes its files, its diff is refused ('Wait for the changes to complete...').
   const live = await chat.newAnswer(() => chat.ask(`change the title to ${RUN_SLOW_WORD} words`));
   await expect(live.getByText(messages.chatActionStreaming)).toBeVisible({ timeout: 30_000 });
   await chat.button(live, messages.chatViewChanges).click();

@@ -8,7 +8,7 @@ import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
 import { createApp, createBuilder } from "./support/db";
 import { logInAsBuilder } from "./support/ui";
 
-// The Database panel of a space app (spec 2 §2, §5): empty, then the entity the chat created
+// The Database panel of a space app: empty, then the entity the chat created
 // (the e2e run's demo assistant adds a Task entity when asked for tasks), its fields and access,
 // and an access preset sent to the chat as a message, which the assistant applies (edit_entity).
 

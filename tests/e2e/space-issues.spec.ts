@@ -9,11 +9,11 @@ import { createApp, createBuilder, type SeededUser, sql } from "./support/db";
 import { RUN_SLOW_WORD } from "./support/model-responder";
 import { logInAsBuilder } from "./support/ui";
 
-// The floating issues panel of the space editor (spec 2 §2, §4: "Issues panel: minimized or
+// The floating issues panel of the space editor ("Issues panel: minimized or
 // expanded; auto-expands when the error count changes, minimizes when the last issue is
 // suppressed, clears after a fix once loading ends (minimize delay 1 s)"), fed by the preview of
 // versions whose files break at run time or do not build, and its "Ask to fix" hand-off to the
-// composer. And the admin's "context file counts and missing-file warning" (spec 2 §6) on the
+// composer. And the admin's "context file counts and missing-file warning" on the
 // answers of an app with a file over the prompt's budget, a failed answer's included.
 
 const tag = () => crypto.randomUUID().slice(0, 6);

@@ -5,7 +5,7 @@ import { PREVIEW_SANDBOX } from "../../lib/space/preview/types";
 import { createApp, createBuilder, type SeededUser, sql } from "./support/db";
 import { logInAsBuilder } from "./support/ui";
 
-// The preview of a space app version (issue 11 §3) in Chromium: the app runs in a frame of the
+// The preview of a space app version in Chromium: the app runs in a frame of the
 // builder's page, its errors reach the page by postMessage, and the frame - a document sandboxed
 // into an opaque origin, by its CSP and by the frame's sandbox - can neither read the builder's
 // cookies nor call our API as the builder.

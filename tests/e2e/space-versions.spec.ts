@@ -7,7 +7,7 @@ import { expectNoA11yViolations } from "./support/axe";
 import { createApp, createBuilder, sql } from "./support/db";
 import { logInAsBuilder } from "./support/ui";
 
-// The Versions dialog of a space app and the version history dialog per file (spec 2 §2, §7, §8):
+// The Versions dialog of a space app and the version history dialog per file:
 // the latest 10 versions plus the current one with the count between, a file's history from the
 // Versions dialog and from the changes dialog, its code at an old version, Preview and Go to
 // message, keyboard and focus, axe in light and dark, 375 px, and the empty state.

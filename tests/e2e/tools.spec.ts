@@ -9,7 +9,7 @@ import { ToolsPage } from "./pages/tools-page";
 import { createApp, createBuilder, createTool, sql } from "./support/db";
 import { logInAsBuilder, toast } from "./support/ui";
 
-// The tools of a generated app (spec 2 §2, §5): added at /build/app/{appId}/tools with the path
+// The tools of a generated app: added at /build/app/{appId}/tools with the path
 // rule, activated only with a header, within the plan's tools-per-app limit, and opened by
 // visitors at /app/{appId}/tool/{path} (and /tool/{path}).
 

@@ -32,7 +32,7 @@ const signUp = (body: Record<string, unknown>) =>
 const verify = (oobCode: string) =>
   call(verifyEmail.POST, { path: "/api/identity/verify-email", body: { oobCode }, headers: fromIp() });
 
-describe("sign-up messages (spec 1 §5, §8)", () => {
+describe("sign-up messages", () => {
   const weak = (password: string) => async () => {
     const res = await signUp({ email: uniqueEmail(), password });
     expect(res.status).toBe(400);

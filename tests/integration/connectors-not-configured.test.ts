@@ -52,7 +52,7 @@ describe("connectors without configuration", () => {
         accountName: null,
       },
     });
-    // Lite: 1 file at a time, depth 2, 20 pages (spec 1 §5, §9).
+    // Lite: 1 file at a time, depth 2, 20 pages.
     expect(res.json.maxFiles).toBe(1);
     expect(res.json.webScraper).toEqual({ maxDepth: 2, maxPages: 20 });
   });

@@ -18,7 +18,7 @@ import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 import { send } from "../support/uploads-client";
 
-// File data sources (spec 1 §5, §8): typed by their bytes, capped by the owner's plan before the
+// File data sources: typed by their bytes, capped by the owner's plan before the
 // body is read, stored as they came, then parsed by the job (papaparse, unpdf, mammoth). Stored on
 // disk in a directory of this file's own.
 const STORAGE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "context-files-test-"));

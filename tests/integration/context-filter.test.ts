@@ -7,7 +7,7 @@ import { contextItems, contextRows } from "@/db/schema";
 import { findMatchingRows } from "@/lib/context/retrieve";
 import { createBuilder } from "../support/factories";
 
-// Smart items filtering (spec 1 §5: an input field's filterCondition, include or exclude): the CSV
+// Smart items filtering (an input field's filterCondition, include or exclude): the CSV
 // rows of an app whose column is, or is not, one of the values the end user gave.
 
 type Builder = Awaited<ReturnType<typeof createBuilder>>;

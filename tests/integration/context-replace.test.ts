@@ -17,7 +17,7 @@ import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 import { send } from "../support/uploads-client";
 
-// Replacing a data source (spec 1 §7 replaceDataItem): the new item is added with
+// Replacing a data source (POST /api/tools/{appId}/replaceDataItem): the new item is added with
 // `replacing=<old id>` (so a lite app at its one item may add it), then replaceDataItem deletes the
 // old one with its chunks, rows and stored file. And the ingest routes' own not-found message.
 const STORAGE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "context-replace-test-"));

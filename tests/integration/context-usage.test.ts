@@ -22,7 +22,7 @@ import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 import { send } from "../support/uploads-client";
 
-// The monthly data processing limit (spec 1 §8 'Monthly data processing limit has been reached'):
+// The monthly data processing limit ('Monthly data processing limit has been reached'):
 // per account and calendar month (UTC), reserved atomically by the job before the work, refused
 // up front by the ingest routes once used up.
 const STORAGE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "context-usage-test-"));

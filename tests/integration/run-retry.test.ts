@@ -8,8 +8,8 @@ import { openAiServerEnv, startOpenAiServer } from "../support/openai-server";
 import { eventually, newApp, run } from "../support/runs";
 
 // The model call of a run retries once what the provider marks retryable (a refused connection,
-// 408/409/429/5xx), after the wait the provider asks for, and nothing else (runs contract §1:
-// "one retry on a failure before the first word"). lib/runs/model-stream.ts does this itself,
+// 408/409/429/5xx), after the wait the provider asks for, and nothing else
+// (one retry on a failure before the first word). lib/runs/model-stream.ts does this itself,
 // as streamText did: these pin the behaviour it keeps.
 const server = await startOpenAiServer();
 for (const name of ["OPENAI_API_KEY", "AI_DEFAULT_MODEL"]) delete process.env[name];

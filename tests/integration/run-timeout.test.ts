@@ -9,7 +9,7 @@ import { createBuilder, randomIp } from "../support/factories";
 import { openAiServerEnv, startOpenAiServer } from "../support/openai-server";
 import { eventually, newApp, parseStream, run, startRun } from "../support/runs";
 
-// RUN_TIMEOUT_MS: past it the server cuts a run (runs contract §1). The spec's 120 s is shortened
+// RUN_TIMEOUT_MS: past it the server cuts a run. The default 120 s is shortened
 // through the environment, which lib/env reads once per test file, before anything reads it; a
 // file of its own, so the other run tests keep the real timeout. The model is slower than the
 // timeout by far: without the cut these runs would end in an answer (or not within the test's time).

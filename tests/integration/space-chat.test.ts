@@ -170,7 +170,7 @@ describe("POST /api/apps/{appId}/chat: an answer that writes the app", () => {
       userMessageId,
     });
 
-    // Stored as streamed: prose as content, the parts and actions, the usage record (spec 2 §3).
+    // Stored as streamed: prose as content, the parts and actions, the usage record.
     const stored = (await findChatMessage(app.id, answerId))!;
     expect(stored).toMatchObject({
       status: "complete",
@@ -241,7 +241,7 @@ describe("POST /api/apps/{appId}/chat: an answer that writes the app", () => {
     expect(await versionCount(app.id)).toBe(2);
   });
 
-  it("records on each answer the files put in its prompt, with their token estimates (spec 2 §3 contextFiles)", async () => {
+  it("records on each answer the files put in its prompt, with their token estimates (contextFiles)", async () => {
     const { builder, app } = await spaceOf();
     const first = await send(app, builder, { text: "A home page" });
     const page = (await currentFiles(app.id))["pages/Home.jsx"]!;

@@ -11,7 +11,7 @@ import { createBuilder, createEndUser, createPublishedApp } from "../support/fac
 import { type Answer, call } from "../support/http";
 import { createSpaceApp, say } from "../support/space";
 
-// One file's version history (spec 2 §2 "version history dialog per file", §8) against the real
+// One file's version history (the version history dialog per file) against the real
 // database: the versions that changed a path and only those, deletions, the file's content at any
 // version (across a full listing of the chain), paging, and who may call.
 

@@ -15,7 +15,7 @@ import { cookieFor, createBuilder, createEndUser, createPublishedApp } from "../
 import { call } from "../support/http";
 import { createSpaceApp, page, say } from "../support/space";
 
-// The preview of a space app version (issue 11 §3): a version's files bundled by esbuild from
+// The preview of a space app version: a version's files bundled by esbuild from
 // memory, imports held to the app's files and React, build errors as app errors, a cache per set
 // of files, and a document opened by a signed link alone, sandboxed, with no cookie read or set.
 

@@ -24,9 +24,9 @@ import { createBuilder, createEndUser, createPublishedApp } from "../support/fac
 import { type Answer, call } from "../support/http";
 import { createSpaceApp, page, say } from "../support/space";
 
-// Space apps' versions and chat (issue 11, spec 2 §4, §5, §7) against the real database: a
+// Space apps' versions and chat (issue 11) against the real database: a
 // version stores only what changed, restore / undo / revert / retry never lose a state, ratings
-// follow spec 2 §5, history pages, parallel writers, and who may call what.
+// (score 1-5, fitting reasons, once per answer), history pages, parallel writers, and who may call what.
 
 type Builder = Awaited<ReturnType<typeof createBuilder>>;
 type Handler = Parameters<typeof call>[0];
@@ -301,7 +301,7 @@ describe("restore and undo", () => {
     const v1Files = await filesOfVersion(builder, app, t1.versionId!);
     const v2Files = await filesOfVersion(builder, app, t2.versionId!);
 
-    // "Restoring a version needs a message id" (spec 2 §5).
+    // "Restoring a version needs a message id".
     const noMessage = await restore(builder, app, t1.versionId!);
     expect(noMessage.status).toBe(400);
     expect(noMessage.json.error?.code).toBe("INVALID_INPUT");
@@ -417,7 +417,7 @@ describe("revert and retry", () => {
     expect((await history(builder, app)).json.messages.map((m) => m.content)).toEqual(["step 1", "ok"]);
     expect((await currentFiles(app.id))["pages/Home.jsx"]).toContain("step 1");
 
-    // "the latest 10 plus the current one with an intermediate count" (spec 2 §7).
+    // "the latest 10 plus the current one with an intermediate count".
     const list = await versionsOf(builder, app);
     expect(list.json.versions.map((v) => v.number)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
     expect(list.json.current).toMatchObject({ number: 1, isCurrent: true });
@@ -459,7 +459,7 @@ describe("revert and retry", () => {
   });
 });
 
-describe("ratings (spec 2 §5)", () => {
+describe("ratings", () => {
   it("a score 1-5 with reasons that fit it, a trimmed comment, once per answer", async () => {
     const { builder, app, owner } = await spaceOf();
     const t1 = await say(app, owner, { user: "home", answer: "ok", changes: [page("Home", "1")] });
@@ -680,7 +680,7 @@ describe("who may call", () => {
     }
     expect((await history(endUser, app)).status).toBe(403);
     expect((await versionOf(endUser, app, t1.versionId!)).status).toBe(403);
-    // An admin may look (spec 2 §6: admins get deeper controls).
+    // An admin may look (admins get deeper controls).
     expect((await versionOf(admin, app, t1.versionId!)).json.files[0]!.content).toContain("secret");
     // A version id of another app is not found through this one.
     const mine = await spaceOf();

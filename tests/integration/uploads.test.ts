@@ -13,7 +13,7 @@ import { createBuilder, createPublishedApp } from "../support/factories";
 import { NOT_IMAGES, PNG, pngOfSize, SVG, SVG_WITH_SCRIPT } from "../support/images";
 import { fetchFile, type Handler, removeUpload, send, upload } from "../support/uploads-client";
 
-// Images of the editor (spec 2 §4, §5, §7, §8): checked by content, refused at 10,000,000 bytes
+// Images of the editor: checked by content, refused at 10,000,000 bytes
 // before the body is read, stored at the spec's keys, served only as images, deleted from
 // storage on removal. Stored on disk in a directory of this file's own.
 

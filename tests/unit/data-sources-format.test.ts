@@ -11,7 +11,7 @@ import {
 import { websiteUrl } from "@/components/editor/data-sources/website-source-form";
 import { messages } from "@/lib/messages";
 
-describe("statusDisplay (spec 1 §4)", () => {
+describe("statusDisplay", () => {
   it("shows every status in the spec's words, and Unknown otherwise", () => {
     const label = (s: string) => statusDisplay(s).label;
     expect(label("unsynced")).toBe("Pending");

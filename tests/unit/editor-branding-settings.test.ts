@@ -34,7 +34,7 @@ describe("branding rules", () => {
     expect(normalizeHex("")).toBeNull();
   });
 
-  it("sets the preset colours of spec 1 §9 and leaves images and the watermark alone", () => {
+  it("sets the preset's colours and leaves images and the watermark alone", () => {
     const colorful = presetPatch("colorful");
     expect(colorful).toMatchObject({
       styleName: "colorful",
@@ -206,7 +206,7 @@ describe("settings rules", () => {
 });
 
 describe("admin-only settings", () => {
-  it("are the keys of spec 1 §6 and spec 2 §6, and only admins change them", () => {
+  it("are the tool and app settings reserved to admins, and only admins change them", () => {
     for (const key of [
       "aiModel",
       "modelTemperature",

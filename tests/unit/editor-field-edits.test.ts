@@ -22,7 +22,7 @@ import { INSTRUCTIONS_MAX, OPTION_LABEL_MAX, STEP_ID_LENGTH } from "@/lib/consta
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 
-// The custom fields panel's edits: every rule of spec 1 §5 and spec 2 §5 the panel applies
+// The custom fields panel's edits: every field and option rule the panel applies
 // before anything is sent, and the patches it sends.
 
 const lite: PanelContext = {
@@ -106,7 +106,7 @@ describe("planNewField", () => {
   });
 });
 
-describe("readMagicAnswer and planMagicField (spec 2 §8)", () => {
+describe("readMagicAnswer and planMagicField", () => {
   it("reads the three failures", () => {
     const network = readMagicAnswer(0, null);
     expect(!network.ok && messages[network.key]).toBe("Failed creating the field");
@@ -190,7 +190,7 @@ describe("field patches", () => {
   });
 });
 
-describe("options (spec 2 §5)", () => {
+describe("options", () => {
   const options = [{ label: "Red", iconUrl: null }];
   it("refuses empty and repeated labels, and caps the length", () => {
     const blank = addOption(options, "   ");

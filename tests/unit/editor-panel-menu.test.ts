@@ -7,7 +7,7 @@ const labels = (ctx: MenuContext) => panelMenu(ctx).map((e) => e.label);
 const settingsOf = (ctx: MenuContext) =>
   panelMenu(ctx).find((e) => e.type === "panel" && e.panel === "settings");
 
-describe("panel menu by app kind (spec 2 §2)", () => {
+describe("panel menu by app kind", () => {
   it("single-tool app", () => {
     expect(labels({ appType: "tool", appId, isAdmin: false, ownerPlan: "moon" })).toEqual([
       "Tool texts",

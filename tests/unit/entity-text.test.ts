@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ACCESS_LABEL, ACCESS_PRESETS, fieldTypeText } from "@/components/editor/database/entity-text";
 import { messages } from "@/lib/messages";
 
-// The Database panel's words (spec 2 §5): the presets in the spec's order with their read and
+// The Database panel's words: the access presets in the product's order with their read and
 // write levels, and a field's type as the panel shows it.
 
 describe("access presets", () => {

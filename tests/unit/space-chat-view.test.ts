@@ -22,8 +22,8 @@ import type { ChatMessageView, MessageAnnotation } from "@/lib/space/views";
 
 // The rules of the space app chat view that need no browser (components/space/chat): the
 // current version, retry and undo eligibility, revert counts, pages of history, the order of
-// prose and actions, the streamed answer read as a stored one, the issues panel of spec 2 §4, and
-// the context files of an answer with the admin's counts (spec 2 §3 Context metadata, §6).
+// prose and actions, the streamed answer read as a stored one, the issues panel's states, and
+// the context files of an answer with the admin's counts.
 
 let seq = 0;
 function msg(
@@ -220,7 +220,7 @@ describe("the streamed answer", () => {
   });
 });
 
-describe("issues panel (spec 2 §4)", () => {
+describe("issues panel", () => {
   const issue = (title: string): PreviewIssue => ({
     title,
     details: "",
@@ -273,7 +273,7 @@ describe("issues panel (spec 2 §4)", () => {
   });
 });
 
-describe("context files of an answer (spec 2 §3 Context metadata, §6 counts and missing files)", () => {
+describe("context files of an answer, with the admin's counts and missing files", () => {
   const files = [
     { path: "pages/Home.jsx", content: "x".repeat(40) },
     { path: "components/Big.jsx", content: "y".repeat(90) },

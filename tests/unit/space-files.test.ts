@@ -11,7 +11,7 @@ import {
   RatingBody,
 } from "@/lib/space/schemas";
 
-// The pure parts of space apps' files (lib/space/files.ts) and the rating reasons of spec 2 §5.
+// The pure parts of space apps' files (lib/space/files.ts) and the rating reasons (positive from 4, problems below).
 
 const errorOf = (fn: () => unknown) => {
   try {
@@ -48,7 +48,7 @@ describe("paths", () => {
     }
   });
 
-  it("names a file's type, language and read-only flag (spec 2 §3)", () => {
+  it("names a file's type, language and read-only flag", () => {
     expect(fileItem("pages/Home.jsx", "x")).toMatchObject({
       type: "pages",
       language: "javascript",
@@ -133,7 +133,7 @@ describe("applyChanges", () => {
   });
 });
 
-describe("ratings and history input (spec 2 §5, §7)", () => {
+describe("ratings and history input", () => {
   it("positive reasons from a score of 4, problem reasons below, word for word", () => {
     expect(reasonsFor(4)).toEqual([
       "I love it!",

@@ -19,7 +19,7 @@ export type BrandingPanelProps = {
   value: AppStyle;
   onChange: (patch: Partial<AppStyle>) => void;
   isAdmin: boolean;
-  /** The owner's plan hides the watermark when hideBuildAI is unset (paid plans, spec 1 §6). */
+  /** The owner's plan hides the watermark when hideBuildAI is unset (paid plans). */
   watermarkDefaultHidden: boolean;
 };
 
@@ -32,7 +32,7 @@ const colorLabel: Record<ColorKey, MessageKey> = {
 };
 
 /**
- * The Branding panel (spec 1 §3 App style, §9 presets): style presets, background colour and
+ * The Branding panel (the app's style record): style presets, background colour and
  * image, logo, text and button colours, and the watermark switch. It only reports changes;
  * the editor saves them as the app's style record.
  */
@@ -121,7 +121,7 @@ function replacedColorNote(key: ColorKey, chosen: string, shownColors: Record<Te
 }
 
 /**
- * `hideBuildAI`: only admins set it (spec 1 §6); everyone sees whether the watermark shows and
+ * `hideBuildAI`: only admins set it; everyone sees whether the watermark shows and
  * whether that is the plan's default. A plan that shows it by default (lite) offers the upgrade.
  */
 function WatermarkSetting({

@@ -37,7 +37,7 @@ export function presetPatch(name: StyleName): Partial<AppStyle> {
 
 /**
  * The watermark as the public page will show it: `hideBuildAI` null means "not set", and then
- * the plan's default applies (paid plans hide it by default, spec 1 §6).
+ * the plan's default applies (paid plans hide it by default).
  */
 export function watermarkState(hideBuildAI: boolean | null, defaultHidden: boolean) {
   return { hidden: hideBuildAI ?? defaultHidden, followsPlan: hideBuildAI === null };

@@ -14,7 +14,7 @@ const presetLabel: Record<StyleName, MessageKey> = {
 };
 
 /**
- * The style presets of spec 1 §9 as a group of radio cards, each with a small swatch of its
+ * The style presets (dark, colorful, light) as a group of radio cards, each with a small swatch of its
  * colours. Native radios: arrows move between them, the picked one is announced. Picking a
  * preset (again, after changing colours by hand) sets its colours.
  */

@@ -94,9 +94,9 @@ export type AddDataDialogProps = {
 };
 
 /**
- * The Data Sources dialog (spec 1 §2): Text, Items List (CSV), Doc (PDF, Word), Website, Notion
+ * The Data Sources dialog: Text, Items List (CSV), Doc (PDF, Word), Website, Notion
  * and Google Drive. Each form checks what it can before sending; a refusal shows the server's
- * words (spec 1 §8), the plan's item limit opens the upgrade dialog, and a success closes it.
+ * words, the plan's item limit opens the upgrade dialog, and a success closes it.
  */
 export function AddDataDialog({ open, onOpenChange, appId, caps, onAdded, onPlanLimit }: AddDataDialogProps) {
   const [option, setOption] = useState<Option | null>(null);

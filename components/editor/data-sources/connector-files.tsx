@@ -18,7 +18,7 @@ type FilesState = { status: "loading" } | { status: "error" } | { status: "ready
 
 /**
  * The files of a connected Notion or Google Drive, searchable, to tick at most `maxFiles` of
- * (spec 1 §5: "The connector allows 5 files on paid and 1 on lite"); the choice is kept across
+ * (the plan's connector limit: 5 files on paid plans, 1 on lite); the choice is kept across
  * searches. `submit` adds the ticked ones and resolves with the message of a failure, or null.
  */
 export function ConnectorFiles({

@@ -5,10 +5,10 @@ import { sendWithProgress } from "@/components/uploads/xhr-upload";
 import { messages } from "@/lib/messages";
 import { isUpgradeReason, type UpgradeReason } from "@/lib/plans/upgrade-reasons";
 
-// The calls of the Data Sources panel and dialog (spec 1 §7 "Context data"), and how a failed
-// one reads to the builder (spec 1 §8 "Data").
+// The calls of the Data Sources panel and dialog (the /api/context routes), and how a failed
+// one reads to the builder.
 
-/** A data source as GET /api/context/items lists it (spec 1 §3 "Context item"). */
+/** A data source as GET /api/context/items lists it. */
 export type ContextItemView = {
   id: string;
   name: string;
@@ -164,7 +164,7 @@ export function planLimitReason(err: unknown): UpgradeReason | null {
 }
 
 /**
- * The message of a failed add (spec 1 §8): the app is not saved yet (404); the server's own
+ * The message of a failed add: the app is not saved yet (404); the server's own
  * words for what it refused (400: 'Please enter some text', the CSV headers, the monthly
  * processing limit...; 413: the size); otherwise the add's own failure sentence.
  */

@@ -27,9 +27,9 @@ import { ReplaceItemDialog } from "./replace-item-dialog";
 import { useContextItems } from "./use-context-items";
 
 /**
- * The Data sources panel of the editor (spec 1 §2-§4): the app's data sources with their live
+ * The Data sources panel of the editor: the app's data sources with their live
  * status, the Add data dialog, and rename, replace, sync again and delete per item. The plan is
- * the app owner's (spec 1 §5: a lite account holds 1 item; its uploads are smaller).
+ * the app owner's (a lite account holds 1 item; its uploads are smaller).
  */
 export function DataSourcesPanel({
   appId,

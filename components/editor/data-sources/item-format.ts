@@ -8,7 +8,7 @@ export type StatusTone = "pending" | "syncing" | "synced" | "error" | "limit" | 
 
 /**
  * "Displayed as: Pending (unsynced or pending), Syncing... (running), Synced, Error, Usage limit
- * reached, otherwise Unknown" (spec 1 §4).
+ * reached, otherwise Unknown".
  */
 export function statusDisplay(status: string): { label: string; tone: StatusTone } {
   switch (status) {
@@ -77,7 +77,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * An item's size ("unit not shown" by spec 1 §3): characters of a text, bytes of an uploaded
+ * An item's size, shown without a unit: characters of a text, bytes of an uploaded
  * file; a connector's item counts the characters it read. Nothing before there is anything.
  */
 export function sizeLabel(item: { source: string; type: string; size: number }): string | null {
@@ -94,7 +94,7 @@ export function formatDate(iso: string | null): string | null {
   return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
 }
 
-/** The file types the dialog's pickers accept (spec 1 §5 "Upload types"). */
+/** The file types the dialog's pickers accept: CSV for lists; PDF and Word (doc, docx) for docs. */
 export const FILE_ACCEPT = { csv: ".csv,text/csv", doc: ".pdf,.doc,.docx" } as const;
 
 const EXTENSIONS = { csv: [".csv"], doc: [".pdf", ".doc", ".docx"] } as const;

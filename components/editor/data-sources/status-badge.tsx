@@ -23,7 +23,7 @@ const icons = {
   unknown: null,
 } as const;
 
-/** An item's status in the spec's words (spec 1 §4): Pending, Syncing..., Synced, Error, Usage limit reached, Unknown. */
+/** An item's status as the builder reads it: Pending, Syncing..., Synced, Error, Usage limit reached, Unknown. */
 export function StatusBadge({ status, className }: { status: string; className?: string }) {
   const { label, tone } = statusDisplay(status);
   const Icon = icons[tone];

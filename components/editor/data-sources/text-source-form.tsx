@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
 
 /**
- * A text data source: 'Please enter some text' when it is empty (spec 1 §5). `submit` sends it
+ * A text data source: 'Please enter some text' when it is empty. `submit` sends it
  * and resolves with the message of a failure, or null once it is added.
  */
 export function TextSourceForm({

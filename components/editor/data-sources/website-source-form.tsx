@@ -18,8 +18,8 @@ export function websiteUrl(value: string): string | null {
 }
 
 /**
- * A website (the web scraper): its address, and how far the plan's crawl goes from it (spec 1 §9:
- * depth and pages by plan). `submit` resolves with the message of a failure, or null once added.
+ * A website (the web scraper): its address, and how far the plan's crawl goes from it (depth
+ * and pages by plan). `submit` resolves with the message of a failure, or null once added.
  */
 export function WebsiteSourceForm({
   maxDepth,

@@ -28,10 +28,10 @@ import { RecordsSection } from "./records-section";
 type State = { phase: "loading" } | { phase: "error" } | { phase: "ready"; entities: EntityView[] };
 
 /**
- * The Database panel of a space app (spec 2 §2): its entities but User, listed in a sidebar (a
+ * The Database panel of a space app: its entities but User, listed in a sidebar (a
  * dropdown when the panel is narrow: phones, and the editor's column on a desktop), each with its
  * fields and its access levels. The chat writes entities; an access preset is sent to it as a
- * message (spec 2 §5), and the panel gives way to the chat to show the answer.
+ * chat message, and the panel gives way to the chat to show the answer.
  */
 export function DatabasePanel({ appId }: { appId: string }) {
   const [state, setState] = useState<State>({ phase: "loading" });

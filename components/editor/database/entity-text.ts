@@ -2,7 +2,7 @@ import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 import type { AccessLevel, EntityField } from "@/lib/space/entities";
 
-// The words of the Database panel (spec 2 §5): access levels, the presets the builder may ask the
+// The words of the Database panel: access levels, the presets the builder may ask the
 // chat for, and a field's type as a line of text. Free of React, so they can be tested.
 
 export const ACCESS_LABEL: Record<AccessLevel, string> = {
@@ -15,7 +15,7 @@ export const ACCESS_LABEL: Record<AccessLevel, string> = {
 
 export type AccessPreset = { label: MessageKey; read: AccessLevel; write: AccessLevel };
 
-/** "Presets (read/write)" of spec 2 §5, in its order. */
+/** The access presets (read/write) the builder may pick, in the product's order. */
 export const ACCESS_PRESETS: readonly AccessPreset[] = [
   { label: "accessPresetAnonymousSubmit", read: "admin", write: "anonymous" },
   { label: "accessPresetAnonymousRead", read: "anonymous", write: "admin" },

@@ -23,7 +23,7 @@ const base = (appId: string, entity: string) =>
   `/api/apps/${encodeURIComponent(appId)}/entities/${encodeURIComponent(entity)}`;
 
 /**
- * An entity's records (spec 2 §7 "list (sorted createdAt descending)"): a column per field of the
+ * An entity's records, newest first (createdAt descending): a column per field of the
  * schema and when it was created, 50 at a time with Load more, Delete per record after a confirm,
  * and Export CSV ({entity}_export_{date}.csv).
  */

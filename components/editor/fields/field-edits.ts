@@ -74,7 +74,7 @@ export function planNewField(
 
 /**
  * A field made by magic create, checked like a typed one before it is added: the name free and
- * not 'input' (in the words of spec 2 §8 for a magic name), room under the plan's count, and a
+ * not 'input' (with the magic-name messages), room under the plan's count, and a
  * type this builder may pick here (else text, since the rest of the design still helps).
  */
 export function planMagicField(
@@ -96,7 +96,7 @@ export function planMagicField(
 }
 
 /**
- * What a magicCreate answer means for the builder (spec 2 §8): a field, or the message to show
+ * What a magicCreate answer means for the builder: a field, or the message to show
  * (with the plan limit behind it, when an upgrade lifts it: the builder's model budget).
  * `status` 0 means the request itself failed (network): 'Failed creating the field'.
  */

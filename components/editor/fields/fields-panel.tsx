@@ -46,7 +46,7 @@ import { MagicCreateDialog } from "./magic-create-dialog";
 import { SortableItem, SortableList } from "./sortable-list";
 import { StepsEditor } from "./steps-editor";
 
-// The custom fields panel of the editor (spec 1 §5, spec 2 §5): add fields by hand or by magic
+// The custom fields panel of the editor: add fields by hand or by magic
 // create, edit and reorder them and their options, activate them in the instructions, split the
 // input into steps. It only reports changes (onChange with a partial app); the editor saves.
 

@@ -25,7 +25,7 @@ import { type FieldsValue, type PanelContext, planMagicField, readMagicAnswer } 
 
 // "Magic create": the builder types a field name or a few words, POST /api/builder/magicCreate
 // designs the field, and it is added after the same checks as a typed one. The three failure
-// messages of spec 2 §8; a server that says more (the 503 naming AI_BASE_URL) is quoted.
+// messages of magic create; a server that says more (the 503 naming AI_BASE_URL) is quoted.
 
 async function callMagicCreate(
   body: MagicCreateBody,

@@ -18,9 +18,9 @@ import {
 } from "./settings-rules";
 import { useDraft } from "./use-draft";
 
-// The app settings of spec 2 §3 with the rules of §5: sign-up (published + custom domain),
+// The app settings with their rules: sign-up (published + custom domain),
 // paid memberships (need sign-up), legal links and support email (marked red when empty), the
-// main page; and the admin toggles of §6 (app template, claim, builder collaborator, invite).
+// main page; and the admin-only toggles (app template, claim, builder collaborator, invite).
 
 type Props = {
   appId: string;
@@ -119,7 +119,7 @@ export function SignupSettings({ appId, status, value, onChange }: Props) {
 
 /**
  * A link or address the app should have: "Empty terms link, privacy link or support email
- * fields are marked red" (spec 2 §5). An invalid entry says why and is not saved.
+ * fields are marked red". An invalid entry says why and is not saved.
  */
 function RequiredText({
   label,
@@ -157,7 +157,7 @@ function RequiredText({
   );
 }
 
-/** Spec 2 §6: only admins see the app template, claim and builder collaborator toggles. */
+/** Only admins see the app template, claim and builder collaborator toggles. */
 export function AdminAppSettings({
   appId,
   status,

@@ -20,14 +20,14 @@ export type InviteButtonProps = {
 };
 
 /**
- * The admin's copy-invite button (spec 2 §6): asks GET /api/apps/{appId}/settings/claimInvitation
+ * The admin's copy-invite button: asks GET /api/apps/{appId}/settings/claimInvitation
  * and copies the inviteLink. Render it for admins only; the route refuses everyone else.
  */
 export function InviteButton({ appId, status, flush }: InviteButtonProps) {
   const [busy, setBusy] = useState(false);
 
   const copy = async () => {
-    // "Invite link cannot be copied until the app is published" (spec 2 §5).
+    // "Invite link cannot be copied until the app is published".
     if (status !== "active") {
       toast.error(messages.inviteNotPublished);
       return;

@@ -15,7 +15,7 @@ import { messages } from "@/lib/messages";
 import type { PaymentProduct, PaymentsState, ProductsAnswer } from "@/lib/payments/schemas";
 import { fillTemplate } from "@/lib/plans/text";
 
-// The Gumroad setup of paid memberships (spec 2 §3, §4, §8, §9): the access token (saved only by
+// The Gumroad setup of paid memberships: the access token (saved only by
 // a connect, never shown again), its products listed 1000 ms after the builder stops typing, the
 // product end users buy (connecting it completes the setup: 'Connected to Gumroad, you're all
 // set!'), and, once connected, changing the product or resyncing after a confirm, or
@@ -44,7 +44,7 @@ const CONFIRM_WORDS = {
 
 const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/payments`;
 
-/** 'Failed to connect to Gumroad' or the server message (spec 2 §8). */
+/** 'Failed to connect to Gumroad' or the server message. */
 const connectFailure = (err: unknown) =>
   err instanceof ApiError && err.status > 0 && err.message ? err.message : messages.paymentsConnectFailed;
 
@@ -97,7 +97,7 @@ export function PaidMemberships({ appId }: { appId: string }) {
     };
   }, [appId, loadProducts]);
 
-  // "Payment token input debounced 1000 ms" (spec 2 §9): the products of the token being typed.
+  // "Payment token input debounced 1000 ms": the products of the token being typed.
   useEffect(() => {
     if (!typedToken) return;
     const timer = setTimeout(() => void loadProducts(typedToken), PAYMENT_TOKEN_DEBOUNCE_MS);
@@ -139,7 +139,7 @@ export function PaidMemberships({ appId }: { appId: string }) {
     if (products.status !== "ready") return;
     const product = products.list.find((p) => p.id === productId);
     if (!product || productId === current?.id) return;
-    // A connected product is changed only after the confirm (spec 2 §4).
+    // A connected product is changed only after the confirm.
     if (connected) setPending({ kind: "change", product });
     else void connect(product.id);
   };

@@ -26,10 +26,10 @@ export type SettingsPanelProps = {
 };
 
 /**
- * The Tool / App settings panel: tool settings of spec 1 §3 and app settings of spec 2 §3, with
- * admin-only settings read-only (spec 1 §6) or hidden (spec 2 §6) for others. It only reports
+ * The Tool / App settings panel: a tool's settings and an app's settings, with admin-only
+ * settings read-only (tool settings) or hidden (app settings) for others. It only reports
  * changes; the editor saves them as the app's settings record. Done waits for the pending save
- * ("The Done button in settings waits for any pending save before closing", spec 2 §4) and then
+ * ("The Done button in settings waits for any pending save before closing") and then
  * opens the editor's main panel.
  */
 export function SettingsPanel({

@@ -21,7 +21,7 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: MessageKey 
 const WHOLE = /^\d+$/;
 const DECIMAL = /^\d+(?:[.,]\d*)?$|^[.,]\d+$/;
 
-/** A daily or weekly run limit per user: 1 to 100, empty for no limit (spec 1 §5). */
+/** A daily or weekly run limit per user: 1 to 100, empty for no limit. */
 export function parseUserLimit(text: string): Parsed<number | null> {
   const t = text.trim();
   if (t === "") return { ok: true, value: null };
@@ -32,7 +32,7 @@ export function parseUserLimit(text: string): Parsed<number | null> {
   return { ok: true, value: n };
 }
 
-/** Credits per run: a whole number 0 to 20 (spec 1 §5). */
+/** Credits per run: a whole number 0 to 20. */
 export function parseCredits(text: string): Parsed<number> {
   const t = text.trim();
   const n = Number(t);
@@ -47,7 +47,7 @@ export function roundTemperature(n: number): number {
   return Math.min(TEMPERATURE_MAX, Math.max(TEMPERATURE_MIN, Math.round(n * 10) / 10));
 }
 
-/** Model temperature: 0 to 2 in steps of 0.1 (spec 1 §5); a decimal comma is accepted. */
+/** Model temperature: 0 to 2 in steps of 0.1; a decimal comma is accepted. */
 export function parseTemperature(text: string): Parsed<number> {
   const t = text.trim();
   const n = Number(t.replace(",", "."));
@@ -87,7 +87,7 @@ export function parseSupportEmail(text: string): Parsed<string> {
 
 /**
  * Why sign-up cannot be switched on, or null: "Signup can be enabled only after the app is
- * published and a custom domain is set" (spec 2 §5). Switching it off is always allowed.
+ * published and a custom domain is set". Switching it off is always allowed.
  */
 export function signupBlocked(
   status: "active" | "draft",
@@ -97,7 +97,7 @@ export function signupBlocked(
   return status === "active" && settings.customDomain.trim() !== "" ? null : "signupNeedsPublishAndDomain";
 }
 
-/** "Paid memberships need signup enabled" (spec 2 §5); switching them off is always allowed. */
+/** "Paid memberships need signup enabled"; switching them off is always allowed. */
 export function paidMembershipsBlocked(
   settings: Pick<AppSettings, "isSignupEnabled" | "isPaidMembershipsEnabled">,
 ): MessageKey | null {
@@ -118,7 +118,7 @@ export function signupPatch(enabled: boolean, settings: Pick<AppSettings, "isPai
 /**
  * Whether the panel shows its form, or the upgrade prompt with the reason to open the upgrade
  * dialog with. Admins always edit; lite sees 'Upgrade your plan to edit tool settings'
- * (spec 1 §6); a generated app's settings need moon and above (spec 2 §6).
+ * (lite builders may not edit them); a generated app's settings need moon and above.
  */
 export function settingsAccess(
   ownerPlan: string,
@@ -166,9 +166,9 @@ export function modelChoices(listed: readonly ModelChoice[] | null, current: str
 }
 
 /**
- * Whether the panel shows the tool settings of spec 1 §3 (model, temperature, query method, run
+ * Whether the panel shows the tool settings (model, temperature, query method, run
  * limits, credits, template library entry ...) for an app kind. They are about tool runs; a
- * space app is a chat-style app with its own backend functions (spec 2 §1) and has no tools.
+ * space app is a chat-style app with its own backend functions and has no tools.
  */
 export function hasToolSettings(appType: AppType): boolean {
   return appType !== "space";
@@ -183,7 +183,7 @@ export function withoutPanel(href: string): string {
 
 /**
  * The toast of a failed invitation request: the server's message for a 400 (not published, not
- * claimable), otherwise 'Failed to get invitation, try again later' (spec 1 §8).
+ * claimable), otherwise 'Failed to get invitation, try again later'.
  */
 export function inviteFailureMessage(status: number, serverMessage: string): MessageKey | { text: string } {
   return status === 400 && serverMessage ? { text: serverMessage } : "inviteFailed";

@@ -34,9 +34,9 @@ import {
 } from "./settings-rules";
 import { useDraft } from "./use-draft";
 
-// The tool settings of spec 1 §3: model, temperature, query method, run limits per user,
+// The tool settings: model, temperature, query method, run limits per user,
 // credits per run, results editing, and the template library entry. Model, temperature, query
-// method, credits, results editing and template settings are for admins (spec 1 §6): others
+// method, credits, results editing and template settings are for admins: others
 // see them read-only.
 
 type Props = {
@@ -62,7 +62,7 @@ export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
   const credits = useDraft(value.creditsPerRun, formatNumber, parseCredits, (n) =>
     onChange({ creditsPerRun: n }),
   );
-  // Every setting here is admin-only (spec 1 §6); the shared list decides.
+  // Every setting here is admin-only; the shared list decides.
   const locked = (key: keyof AppSettings) => !canChangeSetting(key, isAdmin);
 
   return (
@@ -170,7 +170,7 @@ export function ToolRunSettings({ value, onChange, isAdmin }: Props) {
   );
 }
 
-/** Run limits per user (spec 1 §5): any builder who may edit settings sets them. */
+/** Run limits per user (1 to 100 a day or a week): any builder who may edit settings sets them. */
 export function RunLimitSettings({ value, onChange }: Omit<Props, "isAdmin">) {
   return (
     <PanelSection title={messages.appSettingsLimitsHeading}>

@@ -10,7 +10,7 @@ import { cn } from "@/lib/utils";
 export const toolsCollectionHref = (appId: string) => `/build/app/${appId}/tools`;
 
 /**
- * 'Explore tools collection' (spec 2 §2): a link to /build/app/{appId}/tools, hidden when the
+ * 'Explore tools collection': a link to /build/app/{appId}/tools, hidden when the
  * builder is already there. Place it anywhere in a generated app's editor.
  */
 export function ExploreToolsButton({

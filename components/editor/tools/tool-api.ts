@@ -3,7 +3,7 @@
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import type { ToolView } from "@/lib/apps/editor-app";
 
-// The tools collection's calls (spec 2 §2, §4). Saves of one tool's content go through the
+// The tools collection's calls. Saves of one tool's content go through the
 // editor's tool saver instead (components/editor/use-record-saver.ts).
 
 export type { ToolView };

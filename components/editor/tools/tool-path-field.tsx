@@ -7,7 +7,7 @@ import { TOOL_PATH_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
 
-/** The rule's message for a path, or null: letters, numbers and dashes, not empty, unique (spec 2 §5). */
+/** The rule's message for a path, or null: letters, numbers and dashes, not empty, unique among the app's tools. */
 export function toolPathError(path: string, otherPaths: readonly string[]): string | null {
   const broken = checkToolPath(path, otherPaths);
   return broken ? fillTemplate(messages[broken.key], broken.vars ?? {}) : null;

@@ -53,8 +53,8 @@ const statusText = {
 } as const;
 
 /**
- * One action of an answer (spec 2 §3 "Chat action"): what it does and to which file, its state
- * as it streams (spec 2 §4: streaming or incomplete, complete, truncated), and its content on
+ * One action of an answer: what it does and to which file, its state
+ * as it streams (streaming or incomplete, complete, truncated), and its content on
  * demand, with a copy button.
  */
 export function ActionCard({ action, messageStreaming }: { action: ShownAction; messageStreaming: boolean }) {

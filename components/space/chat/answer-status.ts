@@ -10,7 +10,7 @@ type ChatMessageStatus = MessageAnnotation["status"];
 const count = (n: unknown) => (typeof n === "number" && Number.isFinite(n) ? n : null);
 
 /**
- * "token usage summary" (spec 2 §6, admins): tokens in and out, cost, model, finish reason. Only
+ * "token usage summary" (admins only): tokens in and out, cost, model, finish reason. Only
  * for an answer the model reported its usage of: a failed or stopped answer has no counts, and
  * a line of question marks would say nothing.
  */

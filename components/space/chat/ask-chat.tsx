@@ -4,7 +4,7 @@ import { createContext, useContext } from "react";
 
 /**
  * Sends a message to the space app's chat, as if typed, and shows the chat: how a panel asks for
- * a change only the assistant makes (the Database panel's access presets, spec 2 §5). False when
+ * a change only the assistant makes (the Database panel's access presets). False when
  * the chat is busy with another answer.
  */
 export type AskChat = (text: string) => boolean;

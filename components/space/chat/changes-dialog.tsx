@@ -13,9 +13,9 @@ import { type ChangedFile, type ChangeStatus, FileDiff, StatusLetter } from "./f
 import { FileHistoryButton, NestedFileHistory } from "./file-history-dialog";
 import { useFocusOpener } from "./use-focus-opener";
 
-// The all-changes diff dialog (spec 2 §2): a tree of the files a version changed against its
+// The all-changes diff dialog: a tree of the files a version changed against its
 // parent ("Diff status per file: added, modified, deleted, unchanged (unchanged hidden; order
-// added, modified, deleted)", §4) and the line diff of the selected file. The new side is the
+// added, modified, deleted)") and the line diff of the selected file. The new side is the
 // version's files (GET .../versions/{id}), the old side its parent's.
 // The selected file's History opens its version history dialog over this one.
 

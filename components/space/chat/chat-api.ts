@@ -5,7 +5,7 @@ import type { RatingBody } from "@/lib/space/schemas";
 import type { VersionDetail } from "@/lib/space/versions";
 import type { ChatMessageView, RatingView, VersionSummary } from "@/lib/space/views";
 
-// The calls of the space app chat view (spec 2 §7), typed by the shapes the routes answer
+// The calls of the space app chat view, typed by the shapes the routes answer
 // (lib/space/views.ts, imported for its types only: the module stays on the server).
 
 export type { ChatMessageView, RatingView, VersionDetail, VersionSummary };

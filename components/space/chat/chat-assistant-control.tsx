@@ -12,10 +12,10 @@ import { messages } from "@/lib/messages";
 import { activateChatAssistant, type ChatAssistantState } from "./chat-api";
 
 /**
- * The app's chat assistant (spec 2 §3: status active or draft): a button with its status that
+ * The app's chat assistant (status active or draft): a button with its status that
  * opens the 'Activate Your Chat Assitant!' modal. "Chat assistant status: draft or active;
- * applied optimistically and rolled back if the call fails" (spec 2 §4), with the four messages
- * of spec 2 §8.
+ * applied optimistically and rolled back if the call fails", with the four messages
+ * of activating and deactivating.
  */
 export function ChatAssistantControl({
   appId,

@@ -5,7 +5,7 @@ import { messages } from "@/lib/messages";
 import { splitLines } from "@/lib/space/line-diff";
 
 /**
- * The code viewer (spec 2 §2 "code viewer"): a file read-only, with line numbers that are not
+ * The code viewer: a file read-only, with line numbers that are not
  * selected with the code (a copy takes the code alone). Long lines scroll sideways inside the box.
  */
 export function CodeView({ code, label }: { code: string; label: string }) {

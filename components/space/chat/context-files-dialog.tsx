@@ -9,10 +9,10 @@ import type { ChatMessageView } from "@/lib/space/views";
 import { annotation } from "./conversation";
 import { useFocusOpener } from "./use-focus-opener";
 
-// The context-files dialog (spec 2 §2): the files put in the model's prompt for one answer, as the
+// The context-files dialog: the files put in the model's prompt for one answer, as the
 // chat stream records them (annotations[0].contextFiles / contextMetadata.retrievedFiles). Regular
 // users see the list and token estimates; admins also see "retrieval methods" and "context file
-// counts and missing-file warning" (spec 2 §6): how many of the app's files were in the prompt
+// counts and missing-file warning": how many of the app's files were in the prompt
 // (contextMetadata.relevantFiles) and which were left out (belowThresholdFiles). No score column:
 // nothing ranks the files, so none is recorded.
 
@@ -154,7 +154,7 @@ function FileName({ path }: { path: string }) {
   );
 }
 
-/** "missing-file warning" (spec 2 §6, admins): the app's files the model did not see. */
+/** "missing-file warning" (admins only): the app's files the model did not see. */
 function MissingFiles({ missing }: { missing: ContextCoverage["missing"] }) {
   const headingId = useId();
   return (

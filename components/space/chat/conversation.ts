@@ -6,7 +6,7 @@ import type { ChatMessageView } from "@/lib/space/views";
 // messages a revert takes away, and how pages of history join.
 
 /**
- * One chat action as an answer carries it (spec 2 §3; lib/space/chat-schemas.ts). Answers written
+ * One chat action as an answer carries it (lib/space/chat-schemas.ts). Answers written
  * before the stream existed (the demo seed) carry only title, type, file, content, isComplete and
  * isTruncated, so everything but the type is optional here.
  */
@@ -41,7 +41,7 @@ export function countLaterMessages(messages: readonly ChatMessageView[], message
   return i < 0 ? 0 : messages.length - i - 1;
 }
 
-/** "Retry works only on the last user message" (spec 2 §5). */
+/** "Retry works only on the last user message". */
 export function lastUserMessageId(messages: readonly ChatMessageView[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]!.role === "user") return messages[i]!.id;
@@ -126,7 +126,7 @@ export function segmentsOf(m: ChatMessageView): Segment[] {
   return segments;
 }
 
-/** "Chat actions: streaming or incomplete, complete, or truncated" (spec 2 §4), for one action. */
+/** "Chat actions: streaming or incomplete, complete, or truncated", for one action. */
 export function actionStatus(
   action: ShownAction,
   messageStreaming: boolean,

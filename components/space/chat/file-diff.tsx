@@ -6,7 +6,7 @@ import { fillTemplate } from "@/lib/plans/text";
 import { type DiffRow, diffLines, diffStats, foldUnchanged } from "@/lib/space/line-diff";
 import { cn } from "@/lib/utils";
 
-// The line diff of one file (spec 2 §4 "Diff status per file: added, modified, deleted"), shared by
+// The line diff of one file (its status: added, modified or deleted), shared by
 // the all-changes dialog and the version history dialog per file.
 
 export type ChangeStatus = "added" | "modified" | "deleted";

@@ -21,10 +21,10 @@ import {
   fetchFileHistory,
 } from "./versions-api";
 
-// The version history dialog per file (spec 2 §2): the versions that added, modified or deleted
+// The version history dialog per file: the versions that added, modified or deleted
 // one file, newest first, a page of 50 at a time ("the file version dialog loads up to 50
-// versions", §7), and the file as the chosen version had it, in the read-only code viewer or as
-// the changes that version made to it. Errors are spec 2 §8's.
+// versions"), and the file as the chosen version had it, in the read-only code viewer or as
+// the changes that version made to it, or the failure's message.
 
 type History =
   | { state: "loading" }

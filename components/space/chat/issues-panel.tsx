@@ -26,7 +26,7 @@ export function fixRequest(issue: PreviewIssue): string {
 }
 
 /**
- * The floating issues panel at the bottom right of the preview (spec 2 §2, §4): the preview's
+ * The floating issues panel at the bottom right of the preview: the preview's
  * build and runtime errors, minimized to a count or expanded to a list (100 px high at most),
  * each dismissable or handed to the composer as a fix request.
  */

@@ -1,6 +1,6 @@
 import type { PreviewIssue } from "@/lib/space/preview/types";
 
-// The floating issues panel's rules (spec 2 §4), free of React so they can be tested:
+// The floating issues panel's rules, free of React so they can be tested:
 // "Issues panel: minimized or expanded; auto-expands when the error count changes, minimizes when
 // the last issue is suppressed, clears after a fix once loading ends (minimize delay 1 s)."
 // The component feeds it the preview's full list of issues each time it changes, and dispatches

@@ -38,9 +38,9 @@ export type MessageHandlers = {
   onRetry: (m: ChatMessageView) => void;
   onKeepGoing: () => void;
   onRate: (m: ChatMessageView) => void;
-  /** The context-files dialog (spec 2 §2). */
+  /** The context-files dialog: the files in the answer's prompt. */
   onShowContextFiles: (m: ChatMessageView) => void;
-  /** The all-changes diff dialog; refused while the message streams (spec 2 §5). */
+  /** The all-changes diff dialog; refused while the message streams. */
   onViewChanges: (m: ChatMessageView) => void;
 };
 
@@ -49,7 +49,7 @@ export type MessageItemProps = {
   /** The answer being written right now. */
   streaming: boolean;
   isAdmin: boolean;
-  /** Its version is the app's current one: "the latest version has no preview" (spec 2 §4). */
+  /** Its version is the app's current one: "the latest version has no preview". */
   isCurrentVersion: boolean;
   previewing: boolean;
   canUndoRestore: boolean;
@@ -370,7 +370,7 @@ function ViewChangesButton({
 }
 
 /**
- * Opens the context-files dialog. Admins see the "context file counts" on it (spec 2 §6): the files
+ * Opens the context-files dialog. Admins see the "context file counts" on it: the files
  * in the prompt of all the app's files, and how many were left out (the missing-file warning's count).
  */
 function ContextFilesButton({
@@ -408,7 +408,7 @@ function ContextFilesButton({
   );
 }
 
-/** "copy-message button in chat" (spec 2 §6, admins), with the copied indicator. */
+/** The copy-message button in chat (admins only), with the copied indicator. */
 function AdminCopy({ message }: { message: ChatMessageView }) {
   const [copied, copy] = useCopied();
   return (

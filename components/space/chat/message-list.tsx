@@ -14,7 +14,7 @@ import type { ScrollTarget } from "./use-space-chat";
 const STICK_TO_BOTTOM_PX = 80;
 
 /**
- * The conversation (spec 2 §2): a log of messages, the latest at the bottom. 'Load previous
+ * The conversation: a log of messages, the latest at the bottom. 'Load previous
  * messages' shows when the list is scrolled within 50 px of its top and earlier messages exist
  * (the scroll position is kept when they arrive); 'This is the start of the conversation' when
  * none do.
@@ -88,7 +88,7 @@ export function MessageList({
     onScroll();
   }, [lastId, lastLength, lastParts, thinking]);
 
-  // ?messageId=: "Scroll-to-message delay 100 ms" (spec 2 §9); restores and undos scroll too.
+  // ?messageId=: "Scroll-to-message delay 100 ms"; restores and undos scroll too.
   useEffect(() => {
     if (!scrollTarget) return;
     const timer = setTimeout(() => {

@@ -26,9 +26,9 @@ import { type RatingView, rateMessage } from "./chat-api";
 const SCORES = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MIN + i);
 
 /**
- * The rating dialog of an answer (spec 2 §5): a score of 1-5, the reasons that fit it (positive
+ * The rating dialog of an answer: a score of 1-5, the reasons that fit it (positive
  * from 4, problems below; picked reasons that no longer fit are dropped when the score moves),
- * an optional comment sent trimmed. "Rating dialog resets on close" (spec 2 §4): the form lives
+ * an optional comment sent trimmed. "Rating dialog resets on close": the form lives
  * inside the open dialog only.
  */
 export function RatingDialog({
@@ -92,7 +92,7 @@ function RatingForm({
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    // "Rating needs score of at least 1" (spec 2 §5).
+    // "Rating needs score of at least 1".
     if (score < RATING_MIN) {
       setMissingScore(true);
       return;

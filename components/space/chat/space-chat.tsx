@@ -21,7 +21,7 @@ import { RatingDialog } from "./rating-dialog";
 import type { SpaceChatState } from "./use-space-chat";
 
 /**
- * The chat column of a space app's editor (spec 2 §2 "Chat view"): the conversation, the
+ * The chat column of a space app's editor: the conversation, the
  * composer, and the dialogs of its messages (rating, revert). The state lives in useSpaceChat,
  * shared with the preview beside it.
  */
@@ -94,7 +94,7 @@ export function SpaceChat({
       onRate: (m) => setRating(m),
       onShowContextFiles: (m) => setContextOf(m),
       onViewChanges: (m) => {
-        // "Diff view cannot open while streaming" (spec 2 §5): its version does not exist yet.
+        // "Diff view cannot open while streaming": its version does not exist yet.
         const { status, versionId } = annotation(m);
         if (status === "streaming" || !versionId) toast.info(messages.diffWaitForChanges);
         else setChangesOf(m);

@@ -27,7 +27,7 @@ const icons: Partial<Record<PanelName, LucideIcon>> = {
 };
 
 /**
- * The editor of a space app: the App chat (spec 2 §2 "Chat view") beside the preview of the
+ * The editor of a space app: the App chat beside the preview of the
  * app's current version, or of the version being previewed. The menu of the space app (App
  * details, Database, App settings) sits above the chat; an open panel takes the chat's place
  * and the chat stays mounted under it, so an answer keeps streaming. Below 1024 px the toolbar's
@@ -182,7 +182,7 @@ export function SpaceEditorFrame({
 }
 
 /**
- * The space app's panels (spec 2 §2: App details, Database, App settings) as a compact row above
+ * The space app's panels (App details, Database, App settings) as a compact row above
  * the chat; a disabled entry offers the upgrade that lifts it.
  */
 function SpaceMenu({

@@ -4,8 +4,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { COPIED_INDICATOR_MS } from "@/lib/constants";
 
 /**
- * Copies text and says so for "Copied indicator 2 s" (spec 2 §9). "Copy failures are only logged"
- * (spec 2 §8): the clipboard may be refused (permissions, an unfocused page) and the text is
+ * Copies text and says so for "Copied indicator 2 s". "Copy failures are only logged":
+ * the clipboard may be refused (permissions, an unfocused page) and the text is
  * still there to select.
  */
 export function useCopied(): [boolean, (text: string) => void] {

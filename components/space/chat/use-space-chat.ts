@@ -53,7 +53,7 @@ export function useSpaceChat({
   target,
 }: {
   appId: string;
-  /** ?messageId= and preview=true of the chat view (spec 2 §2). */
+  /** ?messageId= and preview=true of the chat view (jump to a message, preview its version). */
   target: { messageId: string | null; preview: boolean };
 }) {
   const [stored, setStored] = useState<ChatMessageView[]>([]);
@@ -146,7 +146,7 @@ export function useSpaceChat({
   }, [appId, refreshHead]);
 
   // The first page, then ?messageId=: "If the message is not loaded and more history exists,
-  // earlier pages are loaded until found" (spec 2 §2); then scrolled to, and with preview=true
+  // earlier pages are loaded until found"; then scrolled to, and with preview=true
   // its version previewed.
   const { messageId: targetId, preview: targetPreview } = target;
   useEffect(() => {
@@ -291,7 +291,7 @@ export function useSpaceChat({
     regenerate({ continue: true });
   }, [busy, regenerate]);
 
-  /** Retry of a failed answer: "Retry works only on the last user message" (spec 2 §5). */
+  /** Retry of a failed answer: "Retry works only on the last user message". */
   const retry = useCallback(
     (answer: ChatMessageView) => {
       if (busy) return toast.error(messages.chatBusy);

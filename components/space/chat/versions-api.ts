@@ -5,7 +5,7 @@ import { VERSIONS_LIST_DEFAULT } from "@/lib/constants";
 import type { FileAtVersion, FileHistoryEntry, FileHistoryPage } from "@/lib/space/file-history";
 import type { VersionList } from "@/lib/space/versions";
 
-// The calls of the Versions dialog and the version history dialog per file (spec 2 §2, §7), typed
+// The calls of the Versions dialog and the version history dialog per file, typed
 // by the shapes the routes answer (imported for their types only: the modules stay on the server).
 
 export type { FileAtVersion, FileHistoryEntry, FileHistoryPage, VersionList };

@@ -13,7 +13,7 @@ const MESSAGE_WAIT_MS = 15_000;
 
 /**
  * The Versions button of the space editor and its dialog. Its actions are the chat's own: Preview
- * sets the chat's previewed version; Go to message is the chat view's ?messageId= (spec 2 §2:
+ * sets the chat's previewed version; Go to message is the chat view's ?messageId= (its
  * earlier pages are loaded until it is found, then it is scrolled to and highlighted), and focus
  * moves to that message once the chat has found it.
  */

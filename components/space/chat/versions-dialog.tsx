@@ -19,9 +19,9 @@ import { versionDate, versionText } from "./version-text";
 import { fetchVersionList, type VersionList } from "./versions-api";
 
 // The Versions dialog of a space app: "the app version list shows the latest 10 plus the current
-// one with an intermediate count" (spec 2 §7). Each version offers what its message offers in the
+// one with an intermediate count". Each version offers what its message offers in the
 // chat (go to that message, Preview for all but the current one) and the files it changed, each
-// with its version history dialog (spec 2 §2).
+// with its version history dialog.
 
 type Loaded = { state: "loading" } | { state: "failed" } | { state: "ready"; list: VersionList };
 

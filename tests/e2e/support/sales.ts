@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { sql } from "./db";
 
 // Checkout sales written straight into the database, for the account-creation-after-payment
-// path (spec 1 §4): the browser comes back with ?sale_id= and the payment webhook, not the
+// path: the browser comes back with ?sale_id= and the payment webhook, not the
 // browser, creates the account once the sale is paid.
 
 /** A sale id that no sale row will ever carry. */

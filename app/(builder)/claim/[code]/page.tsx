@@ -20,7 +20,7 @@ function decode(code: string): string {
 }
 
 /**
- * /claim/{code}: the invitation link of spec 1 §6. The builder sees which app it is and takes it
+ * /claim/{code}: the invitation link an admin copies for a claimable app. The builder sees which app it is and takes it
  * over with one button; the claim itself (single use, ownership) happens in POST /api/apps/claim.
  */
 export default async function ClaimPage({ params }: { params: Promise<{ code: string }> }) {

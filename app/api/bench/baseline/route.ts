@@ -4,7 +4,7 @@ import { messages } from "@/lib/messages";
 
 // Why this exists: `npm run bench` reports what our route wrapper (session decode, the
 // session query through drizzle, authorization, error mapping) costs, as a ratio to a bare
-// handler that runs the same single-row query in the same run (DESIGN §10). This is that bare
+// handler that runs the same single-row query in the same run. This is that bare
 // handler, so it deliberately bypasses `route()`. It answers 404 unless the server was started
 // with BENCH_ROUTES=1, so it is inert in normal use.
 

@@ -4,7 +4,7 @@ import { messages } from "@/lib/messages";
 
 // Why this exists: `npm run bench` reports what an app save through our stack costs (route():
 // session, authorization, the app's access check, zod, the field rules, the revision check) as a
-// ratio to a bare handler doing the same database write in the same run (DESIGN §10). This is
+// ratio to a bare handler doing the same database write in the same run. This is
 // that bare handler, so it deliberately bypasses `route()` and lib/apps. It answers 404 unless
 // the server was started with BENCH_ROUTES=1, so it is inert in normal use.
 

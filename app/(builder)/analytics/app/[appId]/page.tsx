@@ -44,7 +44,7 @@ function rangeOf(search: Record<string, string | string[] | undefined>): Analyti
   return parsed.success ? parsed.data : {};
 }
 
-// /analytics/app/{appId} - the app's analytics (spec 1 §2), only once it is published
+// /analytics/app/{appId} - the app's analytics, only once it is published
 export default async function AnalyticsPage({ params, searchParams }: Props) {
   const app = await editableApp((await params).appId);
   if (app.status !== "active") return <AnalyticsNotPublished appId={app.id} appName={nameOf(app.header)} />;

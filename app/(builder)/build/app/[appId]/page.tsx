@@ -28,7 +28,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: fillTemplate(messages.editorTitle, { name: app.header.trim() || messages.untitledApp }) };
 }
 
-// /build/app/{appId} - the app editor (spec 2 §2); the panel is named in the URL (?panel=texts)
+// /build/app/{appId} - the app editor; the panel is named in the URL (?panel=texts)
 export default async function AppEditorPage({ params }: Props) {
   const { app, session } = await editableApp((await params).appId);
   const editorApp = await loadEditorApp(app);

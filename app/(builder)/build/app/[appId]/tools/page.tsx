@@ -21,7 +21,7 @@ async function editableApp(appId: string) {
   }
 }
 
-// /build/app/{appId}/tools - the tools collection of a generated app (spec 2 §2)
+// /build/app/{appId}/tools - the tools collection of a generated app
 export default async function ToolsPage({ params }: { params: Promise<{ appId: string }> }) {
   const app = await editableApp((await params).appId);
   // Only generated apps have tools.

@@ -29,7 +29,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: fillTemplate(messages.editorTitle, { name: tool.title.trim() || messages.untitledTool }) };
 }
 
-// /build/app/{appId}/tool/{toolId} - edits one tool of a generated app (spec 2 §2)
+// /build/app/{appId}/tool/{toolId} - edits one tool of a generated app
 export default async function ToolEditorPage({ params }: Props) {
   const { session, app, tool } = await editableTool(await params);
   const editorApp = await loadEditorApp(app);
