@@ -1,7 +1,7 @@
 // Every user-visible string of the product, by key. The spec's wording is authoritative:
 // strings quoted in the spec are copied here word for word, and tests assert against this file.
 export const messages = {
-  // Authentication (spec 1 §8)
+  // Authentication
   invalidCredentials: "Invalid email or password",
   userDisabled: "User is disabled, contact us for more info",
   tooManyLoginAttempts: "Too many login attempts, try again later",
@@ -218,7 +218,7 @@ export const messages = {
   dataSourceReplaceText: "The new content takes this item's place and is read in the background.",
   dataSourceReplaceSubmit: "Replace",
   googleNotConfigured: "Google sign-in is not configured (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)",
-  // "Leaving" (spec 2 §8)
+  // "Leaving"
   unsavedChanges: "You have unsaved changes! Are you sure you want to leave?",
   passwordRemovedAfterProof:
     "Your email is confirmed. A password had been set on this account before the address was confirmed, so for your safety we removed it and signed out every other session. To sign in with a password, set a new one with 'Forgot password'.",
@@ -348,7 +348,7 @@ export const messages = {
   publishNotPublished: "Not published",
   publishSaving: "Saving...",
   exploreTools: "Explore tools collection",
-  // "Input max length shows '{n} characters max'" (spec 2 §5)
+  // "Input max length shows '{n} characters max'"
   charactersMax: "{n} characters max",
 
   // Image uploads (spec 2 §5, §8, word for word)

@@ -154,8 +154,8 @@ export const contextItemTerms = pgTable(
   ],
 );
 
-// The rows of a CSV source, one per data row keyed by its header, for the smart items filter
-// (spec 1 §5): the chunks serve full-text search, these serve field-by-field matching.
+// The rows of a CSV source, one per data row keyed by its header, for the smart items filter:
+// the chunks serve full-text search, these serve field-by-field matching.
 export const contextRows = pgTable(
   "context_rows",
   {

@@ -201,7 +201,7 @@ export const chatMessages = pgTable(
 
 export type ChatMessage = typeof chatMessages.$inferSelect;
 
-/** "Rating: score 1-5, feedback (list of chosen reason texts), comment" (spec 2 §3); once per message. */
+/** "Rating: score 1-5, feedback (list of chosen reason texts), comment"; once per message. */
 export const ratings = pgTable(
   "ratings",
   {
@@ -260,7 +260,7 @@ export const entityRecords = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  // "list (sorted createdAt descending)" (spec 2 §7), paged by (createdAt, id).
+  // "list (sorted createdAt descending)", paged by (createdAt, id).
   (t) => [index("entity_records_list_idx").on(t.appId, t.entity, t.createdAt.desc(), t.id.desc())],
 );
 

@@ -32,11 +32,11 @@ export const FILE_ACTION_TYPES: readonly ActionType[] = [
   "edit_entity",
 ];
 
-/** "Chat actions: streaming or incomplete, complete, or truncated" (spec 2 §4). */
+/** "Chat actions: streaming or incomplete, complete, or truncated". */
 export const ChatActionStatus = z.enum(["streaming", "complete", "truncated", "incomplete"]);
 export type ChatActionStatus = z.infer<typeof ChatActionStatus>;
 
-/** "Chat action: title, type, file, content, isComplete, isTruncated, permissions" (spec 2 §3), and ours. */
+/** "Chat action: title, type, file, content, isComplete, isTruncated, permissions", and ours. */
 export const ChatAction = z.object({
   /** "{messageId}:{index}": stable while it streams, so the client updates it in place. */
   id: z.string(),

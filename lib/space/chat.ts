@@ -10,7 +10,7 @@ import type { FileChange, HistoryQuery } from "./schemas";
 import { applyFileChanges } from "./versions";
 import { type ChatMessageView, chatMessageView, type VersionSummary, versionSummary } from "./views";
 
-// The conversation of a space app: its history in pages (spec 2 §7), and the life of an answer
+// The conversation of a space app: its history in pages, and the life of an answer
 // for the chat stream: started (refused while another is being written), written to, finished
 // with its changes applied as one version annotated on it, or failed.
 

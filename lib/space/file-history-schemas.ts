@@ -17,7 +17,7 @@ const optionalNumber = z.preprocess(
 /**
  * GET /api/apps/{appId}/files/history?path=&before=&limit=: the versions that changed `path`,
  * newest first, numbered below `before` (the newest without it). "the file version dialog loads
- * up to 50 versions" (spec 2 §7): 50 a page at most, and by default.
+ * up to 50 versions": 50 a page at most, and by default.
  */
 export const FileHistoryQuery = z.object({
   path: FilePath,

@@ -32,7 +32,7 @@ import {
   versionSummary,
 } from "./views";
 
-// Going back in a space app's history (spec 2 §4). Nothing here deletes a version: a restore and
+// Going back in a space app's history. Nothing here deletes a version: a restore and
 // its undo are new versions equal to an earlier state, and a revert or a retry points the app
 // back at a version it already has and takes the later messages out of the conversation; every
 // earlier state stays listed and restorable.
@@ -173,8 +173,8 @@ async function systemChange(
 export type RevertAnswer = { removedMessageIds: string[]; version: VersionSummary };
 
 /**
- * POST .../versions/{versionId}/revert: "Reverting to a version removes all later messages"
- * (spec 2 §4). The app goes back to the version of `messageId`; the later messages leave the
+ * POST .../versions/{versionId}/revert: "Reverting to a version removes all later messages".
+ * The app goes back to the version of `messageId`; the later messages leave the
  * conversation only with `confirm` (409 CONFIRM_REQUIRED with their count otherwise). Their
  * versions stay listed and restorable.
  */

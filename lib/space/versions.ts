@@ -97,7 +97,7 @@ export type VersionList = {
   total: number;
 };
 
-/** GET /api/apps/{id}/versions: "the latest 10 plus the current one with an intermediate count" (spec 2 §7). */
+/** GET /api/apps/{id}/versions: "the latest 10 plus the current one with an intermediate count". */
 export async function listAppVersions(app: App, limit: number): Promise<VersionList> {
   assertSpaceApp(app);
   const [latest, head, total] = await Promise.all([
