@@ -12,7 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { apps } from "./apps";
 
-// The data sources of an app (spec 1 §3 "Context item") and the chunks they are split into for
+// The data sources of an app (context items) and the chunks they are split into for
 // retrieval. A worker (lib/jobs/context-ingest.ts) turns an item's `content` into chunks; the
 // request that adds it only writes the item and queues the job.
 
@@ -56,7 +56,7 @@ export const contextItems = pgTable(
     status: text("status", { enum: CONTEXT_ITEM_STATUSES }).notNull().default("pending"),
     /** Why the last ingestion failed, in words the builder can read. */
     error: text("error"),
-    /** Characters of text (or bytes of a file); spec 1 leaves the unit open. */
+    /** Characters of text (or bytes of a file); the spec leaves the unit open. */
     size: integer("size").notNull().default(0),
     /** The text to ingest, for a text source; files keep theirs in storage. */
     content: text("content"),

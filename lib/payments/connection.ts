@@ -58,7 +58,7 @@ function webUrl(value: string | null): string | null {
   }
 }
 
-/** GET /api/apps/{appId}/payments: the paid memberships fields of spec 2 §3, the token left out. */
+/** GET /api/apps/{appId}/payments: the paid memberships fields, the token left out. */
 export async function loadPaymentsState(app: App): Promise<PaymentsState> {
   const [settings, connection] = await Promise.all([loadSettings(app.id), findPaymentConnection(app.id)]);
   return {

@@ -23,15 +23,15 @@ export type PlanCapabilities = {
   hideWatermarkByDefault: boolean;
   /** Generated-app settings show for "paid tier moon and above". */
   generatedAppSettings: boolean;
-  /** Tools that may be active (live) at once across the account (spec 2: "the plan's live tool limit"). */
+  /** Tools that may be active (live) at once across the account: "the plan's live tool limit". */
   maxLiveActiveTools: number;
   /** "the maximum number of tools allowed per app ({n})". */
   maxToolsPerApp: number;
-  /** Input fields a builder may add to one tool (spec 2: "Max custom fields"). */
+  /** Input fields a builder may add to one tool: "Max custom fields". */
   maxCustomFields: number;
   /**
-   * Data an account's apps may ingest per calendar month, UTC (spec 1 §8 'Monthly data processing
-   * limit has been reached'): bytes of files, characters of text and fetched pages.
+   * Data an account's apps may ingest per calendar month, UTC, before 'Monthly data processing
+   * limit has been reached': bytes of files, characters of text and fetched pages.
    */
   monthlyProcessingBytes: number;
   /**
@@ -44,7 +44,7 @@ export type PlanCapabilities = {
 };
 
 const MB = 1024 * 1024;
-/** The base upload size of spec 1 §5 ("value not shown"): our choice, 10 MB. */
+/** The base upload size (lite's; paid plans get twice it), left open by the spec: our choice, 10 MB. */
 export const BASE_UPLOAD_BYTES = 10 * MB;
 
 // Per-plan numbers the spec leaves open ("not shown"); our choice, recorded in docs/decisions.md.

@@ -95,7 +95,7 @@ export type ChatSendBody = z.infer<typeof ChatSendBody>;
 
 export const ChatAnswerStatus = z.enum(["streaming", "complete", "truncated", "incomplete", "failed"]);
 
-/** The usage record of an answer (spec 2 §3 "Usage record"). */
+/** The usage record of an answer: tokens, costs, rates, model, finish reason, time. */
 export const ChatUsage = z.object({
   promptTokens: z.number().nullable(),
   promptCost: z.number(),

@@ -98,7 +98,7 @@ export async function startExchange(
   }
 }
 
-/** The files an answer's prompt held (spec 2 §3 contextFiles / contextMetadata), recorded once the model is called. */
+/** The files an answer's prompt held (contextFiles / contextMetadata), recorded once the model is called. */
 export type AnswerContext = {
   contextFiles?: unknown[] | null;
   contextMetadata?: Record<string, unknown> | null;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { storableString } from "@/lib/api/text";
 import { SPACE_PATH_MAX, VERSIONS_LIST_MAX } from "@/lib/constants";
 
-// Request shapes of one file's version history (spec 2 §2 "version history dialog per file"),
+// Request shapes of one file's version history (the "version history dialog per file"),
 // shared by the routes, the services (lib/space/file-history.ts), the dialog and the tests.
 
 /** A path of the app's files, exactly as stored. */

@@ -213,7 +213,7 @@ export type RetryPrepared = {
 
 /**
  * Before the chat answers a user message again: "Retry works only on the last user message"
- * ('You can only retry the last message.', spec 2 §5). The answers after it leave the
+ * ('You can only retry the last message.'). The answers after it leave the
  * conversation and the files go back to the state the message was sent on; the versions those
  * answers made stay restorable. The chat stream then writes the new answer.
  */

@@ -82,7 +82,7 @@ export type HistoryQuery = z.infer<typeof HistoryQuery>;
 /** POST /api/apps/{appId}/chat/activate: isActive. */
 export const ActivateChatBody = z.object({ isActive: z.boolean() });
 
-// ---- changes to an app's files (the chat actions of spec 2 §3 that write files) ----
+// ---- changes to an app's files (the chat actions that write files) ----
 
 const path = storableString().min(1).max(SPACE_PATH_MAX);
 const content = storableString();

@@ -7,7 +7,7 @@ import type {
   VersionKind,
 } from "@/db/schema";
 
-// What the space routes answer: versions and chat messages in the shapes of spec 2 §3.
+// What the space routes answer: versions and chat messages in the shapes clients expect.
 
 /** "Version: id, timestamp or createdAt, messageId, content, userRequest, description, files, metadata". */
 export type VersionSummary = {
