@@ -54,7 +54,7 @@ export async function seedSaveApps(
   return slots;
 }
 
-/** The auto-save a builder's typing makes: the one key that changed (spec 2 §7: partial objects). */
+/** The auto-save a builder's typing makes: the one key that changed (a partial object of app fields). */
 export function saveBody(slot: SaveSlot): string {
   return JSON.stringify({
     baseRevision: slot.revision,

@@ -17,7 +17,7 @@ import { buildReason, type NextServer, nextBuild, startNext } from "./next-serve
 import { runFirstByteBench } from "./run-first-byte";
 import { median } from "./stats";
 
-// npm run bench - against one production server, in this run (DESIGN §10), server CPU per request:
+// npm run bench - against one production server, in this run, server CPU per request:
 //  - GET /api/live_api/account/current (bearer token, through route()) as a ratio to a bare route
 //    handler running the same single-row session query;
 //  - an app save, PATCH /api/apps/{appId} (session, access check, zod, field rules, revision

@@ -8,7 +8,7 @@ import { clearPreviewCache, previewKey, withPreviewCache } from "@/lib/space/pre
 import { previewVendor } from "@/lib/space/preview/vendor";
 import { median, percentile } from "./stats";
 
-// The preview benchmark of space apps (issue 11 §3: "time to build a version's preview bundle of
+// The preview benchmark of space apps ("time to build a version's preview bundle of
 // 50 files"), figures only, never pass/fail, each against a baseline measured in this run:
 //  - baseline: esbuild bundling the same 50 files from a directory on disk (JSX, React left
 //    external, the stylesheet as it is): what a plain bundler costs for this app;

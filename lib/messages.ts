@@ -1,7 +1,7 @@
 // Every user-visible string of the product, by key. The spec's wording is authoritative:
 // strings quoted in the spec are copied here word for word, and tests assert against this file.
 export const messages = {
-  // Authentication (spec 1 §8)
+  // Authentication
   invalidCredentials: "Invalid email or password",
   userDisabled: "User is disabled, contact us for more info",
   tooManyLoginAttempts: "Too many login attempts, try again later",
@@ -54,7 +54,7 @@ export const messages = {
   internal: "Something went wrong, try again later",
   notYetReady: "Your account is not ready yet",
   appNotFound: "App not found",
-  // ---- data sources (spec 1 §8 "Data") ----
+  // ---- data sources (the spec's "Data" errors, word for word) ----
   contextEnterText: "Please enter some text",
   contextUploadFile: "Please upload a file",
   contextItemNotFound: "Item not found",
@@ -115,7 +115,7 @@ export const messages = {
   contextReplaceFailed: "Failed to replace item, try again later",
   contextSaveDataFailed: "Error saving data, please try again or contact support via chat",
   contextUploadDataFailed: "Error uploading data, please try again or contact support via chat",
-  // ---- data sources panel and dialog (our wording; spec 1 §2, §4) ----
+  // ---- data sources panel and dialog (our wording; status labels the spec's) ----
   contextStatusPending: "Pending",
   contextStatusSyncing: "Syncing...",
   contextStatusSynced: "Synced",
@@ -218,7 +218,7 @@ export const messages = {
   dataSourceReplaceText: "The new content takes this item's place and is read in the background.",
   dataSourceReplaceSubmit: "Replace",
   googleNotConfigured: "Google sign-in is not configured (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)",
-  // "Leaving" (spec 2 §8)
+  // "Leaving"
   unsavedChanges: "You have unsaved changes! Are you sure you want to leave?",
   passwordRemovedAfterProof:
     "Your email is confirmed. A password had been set on this account before the address was confirmed, so for your safety we removed it and signed out every other session. To sign in with a password, set a new one with 'Forgot password'.",
@@ -268,10 +268,10 @@ export const messages = {
   loggingOut: "Signing you out...",
   loggingOutText: "One moment: ending this session on the server too.",
 
-  // Shared helpers (spec 1 §8, Other)
+  // Shared helpers (the spec's wording)
   llmOutputNotJson: "LLM output is not a valid JSON",
 
-  // Magic field creation (spec 2 §8, word for word)
+  // Magic field creation (the spec's wording, word for word)
   magicEditNoName: "Magic edit failed, try again using a different field name",
   magicEditFailed: "Magic edit failed",
   magicCreateFieldFailed: "Failed creating the field",
@@ -321,7 +321,7 @@ export const messages = {
   themeDark: "Dark",
   themeSystem: "System",
 
-  // The app editor (spec 2 §5, §8, word for word)
+  // The app editor (the spec's validation and error wording, word for word)
   optionEmpty: "Option is empty",
   optionExists: "Option already exists",
   fieldExists: "Field already exists",
@@ -348,10 +348,10 @@ export const messages = {
   publishNotPublished: "Not published",
   publishSaving: "Saving...",
   exploreTools: "Explore tools collection",
-  // "Input max length shows '{n} characters max'" (spec 2 §5)
+  // "Input max length shows '{n} characters max'"
   charactersMax: "{n} characters max",
 
-  // Image uploads (spec 2 §5, §8, word for word)
+  // Image uploads (the spec's wording, word for word)
   fileTooLarge: "File size to large",
   fileNotFound: "File not found",
   uploadFailed: "Failed to upload image",
@@ -384,7 +384,7 @@ export const messages = {
   signupNeedsPublishAndDomain:
     "Signup can be enabled only after the app is published and a custom domain is set",
   paidMembershipsNeedSignup: "Paid memberships need signup enabled",
-  // ---- paid memberships through Gumroad (spec 2 §8 "Payments"; the rest our own wording) ----
+  // ---- paid memberships through Gumroad (the spec's "Payments" errors; the rest our own wording) ----
   paymentsProductsFailed: "Failed to fetch Gumroad products",
   paymentsConnectFailed: "Failed to connect to Gumroad",
   paymentsConnected: "Connected to Gumroad, you're all set!",
@@ -556,7 +556,7 @@ export const messages = {
   editorDatabaseTitle: "Database",
   editorDatabaseDescription:
     "The data your app keeps, as the chat defined it. Ask the chat to add an entity or to change one.",
-  // Spec 2 §2, the Database panel without entities.
+  // The spec's wording: the Database panel without entities.
   databaseEmpty: "No entities yet, use the chat to create one",
   databaseEmptyHint:
     "For example: “Keep a list of tasks, each with a title, a due date and whether it is done.”",
@@ -577,7 +577,7 @@ export const messages = {
   databaseAccess: "Access",
   databaseRead: "Read",
   databaseWrite: "Write",
-  // Spec 2 §5, the levels' labels.
+  // The spec's wording: the access levels' labels.
   accessAnonymous: "Anonymous",
   accessAll: "Every logged in user",
   accessAdmin: "Admin",
@@ -596,11 +596,11 @@ export const messages = {
   databaseRecordDeleted: "Record deleted",
   databaseRecordDeleteFailed: "Failed to delete the record. Please try again.",
   databaseExport: "Export CSV",
-  // Spec 2 §8: the export's last column.
+  // The spec's wording: the CSV export's last column.
   databaseExportIdColumn: "Entity ID",
   databaseChangeAccess: "Change access",
   databaseAccessPresets: "Access presets, sent to the chat",
-  // Spec 2 §5, the presets (read / write).
+  // The spec's wording: the access presets (read / write).
   accessPresetAnonymousSubmit: "Anyone can submit, only admins can view",
   accessPresetAnonymousRead: "Anonymous read, Admin write",
   accessPresetUsersReadAdminWrite: "Every logged in user read, Admin write",
@@ -785,7 +785,7 @@ export const messages = {
   publicOpenApp: "Open the app",
 
   // Home, create and delete apps, the tools collection, the tool editor, the claim page
-  // (helper home-tools; our own wording, 'Deleted {name}' from spec 2 §8)
+  // (helper home-tools; our own wording, 'Deleted {name}' the spec's)
   homeTitle: "Your apps",
   homeSignedInAs: "Signed in as {email}",
   homeEmptyTitle: "No apps yet",
@@ -958,7 +958,7 @@ export const messages = {
   appSettingsDone: "Done",
   appSettingsDoneSaving: "Saving...",
 
-  // Plans and the upgrade dialog (spec 1 §2-§6; our own wording where the spec is silent)
+  // Plans and the upgrade dialog (our own wording where the spec is silent)
   upgradeToEditToolSettings: "Upgrade your plan to edit tool settings",
   upgradeDialogTitle: "Upgrade your plan",
   upgradeDialogDescription: "Pick the plan that fits your apps. You can change or cancel it at any time.",
@@ -1063,7 +1063,7 @@ export const messages = {
   planChangeNotApplied: "The plan change did not go through, so your plan has not changed",
   intervalMonthly: "monthly",
   intervalYearly: "yearly",
-  // Settings: the plan section (the builder account view of spec 1 §6)
+  // Settings: the plan section (builder account view: accountType builder, with business info or a paid plan)
   settingsPlanHeading: "Plan",
   settingsPlanCurrent: "You are on the {plan} plan",
   settingsPlanFree:
@@ -1072,7 +1072,7 @@ export const messages = {
   settingsPlanCancelled: "Cancelled on {date}: the plan ends with the paid period",
   settingsChangePlan: "Change plan",
   settingsUpgrade: "Upgrade",
-  // ---- space apps: the chat, versions, preview and ratings (spec 2 §2, §4, §5, §8 word for word) ----
+  // ---- space apps: the chat, versions, preview and ratings (the spec's wording, word for word) ----
   chatEmptyTitle: "Start a conversation",
   chatEmptyHint: "Ask for new features or modifications to your app",
   chatLoadPrevious: "Load previous messages",
@@ -1191,7 +1191,7 @@ export const messages = {
   diffUnchangedLines: "{n} unchanged lines",
   diffLineStats: "Lines: {added} added, {removed} removed",
   diffEmptyFile: "This file is empty.",
-  // The Versions dialog and the version history dialog per file (spec 2 §2, §7; our wording)
+  // The Versions dialog and the version history dialog per file (our wording)
   versionsButton: "Versions",
   versionsTitle: "Versions",
   versionsText: "The latest versions of your app, newest first.",
@@ -1262,7 +1262,7 @@ export const messages = {
   ratingSubmit: "Send rating",
   ratingSent: "Thanks for rating this answer",
   ratingNeedsScore: "Choose a score from 1 to 5",
-  // Analytics (spec 1 §2: /analytics/app/{appId}; our own wording where the spec is silent)
+  // Analytics (/analytics/app/{appId}; our own wording where the spec is silent)
   analyticsNotPublished: "Publish your app to access analytics",
   analyticsNotPublishedText:
     "Analytics count the runs of the people who use your app. Publish it from the editor, then share its link.",

@@ -44,7 +44,7 @@ export function urlPathOf(file: string): string {
 export type MethodDocs = { summary: string; description?: string };
 
 /**
- * The comment that names each handler (`// POST /api/x?appId= - what it does`, DESIGN §9), read
+ * The comment that names each handler (`// POST /api/x?appId= - what it does`), read
  * from the source: the one description a route without a `summary` has, which is gone at run time.
  * The comment's own path is ignored; the URL comes from the file's place.
  */

@@ -5,7 +5,7 @@ import { addDays, todayUtc } from "../lib/analytics/range";
 import { groundingFor } from "../lib/runs/grounding";
 import { DEMO_IDS } from "./seed-apps";
 
-// Demo runs for npm run db:seed (issue 10 §5), so /analytics/app/{appId} has something to show:
+// Demo runs for npm run db:seed, so /analytics/app/{appId} has something to show:
 // a few hundred runs of the Demo App and of Kitchen Helpers' two active tools over the last 30 UTC
 // days, flagged is_demo, by demo end users who signed up over those weeks and by visitors; mostly
 // successes, some errors, cancels and aborts; tokens and costs as gpt-4o-mini would bill them.

@@ -108,7 +108,7 @@ const TURNS: Turn[] = [
   },
 ];
 
-/** The chat actions shown on an answer (spec 2 §3: title, type, file, content, isComplete, isTruncated). */
+/** The chat actions shown on an answer (title, type, file, content, isComplete, isTruncated). */
 function actionsOf(turn: Turn) {
   return turn.changes.map((c, i) => ({
     title: turn.titles[i],

@@ -114,7 +114,7 @@ export async function findSession(sessionId: string, ex: Executor = db()) {
   return { ...row, account };
 }
 
-/** The account fields of spec 1 §3, as every authenticated request sees them. */
+/** The account's fields, as every authenticated request sees them. */
 export type SessionAccount = {
   accountId: string;
   accountType: "builder" | "other";

@@ -69,7 +69,7 @@ export const tools = pgTable(
 
 export type Tool = typeof tools.$inferSelect;
 
-// App settings and app style: "saved as separate records" (spec 2 §3), each with its revision.
+// App settings and app style: "saved as separate records", each with its revision.
 export const appSettings = pgTable("app_settings", {
   appId: uuid("app_id")
     .primaryKey()
@@ -100,7 +100,7 @@ export const uploads = pgTable(
     accountId: uuid("account_id").notNull(),
     kind: text("kind", { enum: ["logo", "background", "option", "thumb", "run_photo"] }).notNull(),
     toolId: uuid("tool_id"),
-    /** The storage key, e.g. accounts/{account}/apps/{app}/options/{id}.png (spec 2 §7). */
+    /** The storage key, e.g. accounts/{account}/apps/{app}/options/{id}.png. */
     key: text("key").notNull().unique(),
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),

@@ -12,7 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { apps } from "./apps";
 
-// The data sources of an app (spec 1 §3 "Context item") and the chunks they are split into for
+// The data sources of an app (context items) and the chunks they are split into for
 // retrieval. A worker (lib/jobs/context-ingest.ts) turns an item's `content` into chunks; the
 // request that adds it only writes the item and queues the job.
 
@@ -56,7 +56,7 @@ export const contextItems = pgTable(
     status: text("status", { enum: CONTEXT_ITEM_STATUSES }).notNull().default("pending"),
     /** Why the last ingestion failed, in words the builder can read. */
     error: text("error"),
-    /** Characters of text (or bytes of a file); spec 1 leaves the unit open. */
+    /** Characters of text (or bytes of a file); the spec leaves the unit open. */
     size: integer("size").notNull().default(0),
     /** The text to ingest, for a text source; files keep theirs in storage. */
     content: text("content"),
@@ -154,8 +154,8 @@ export const contextItemTerms = pgTable(
   ],
 );
 
-// The rows of a CSV source, one per data row keyed by its header, for the smart items filter
-// (spec 1 §5): the chunks serve full-text search, these serve field-by-field matching.
+// The rows of a CSV source, one per data row keyed by its header, for the smart items filter:
+// the chunks serve full-text search, these serve field-by-field matching.
 export const contextRows = pgTable(
   "context_rows",
   {

@@ -28,7 +28,7 @@ export const integrationConnections = pgTable(
 export type IntegrationConnection = typeof integrationConnections.$inferSelect;
 
 // How much data an account's apps had ingested in a calendar month (UTC), against the plan's
-// monthly processing limit (spec 1 §8 'Monthly data processing limit has been reached').
+// monthly processing limit ('Monthly data processing limit has been reached' past it).
 export const contextUsage = pgTable(
   "context_usage",
   {

@@ -2,7 +2,7 @@ import { index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/p
 import { apps } from "./apps";
 import { users } from "./users";
 
-// Paid memberships of an app (spec 2 §3): the builder connects a Gumroad product, and end users
+// Paid memberships of an app: the builder connects a Gumroad product, and end users
 // who bought it get in. See lib/payments.
 
 export const PAYMENT_PROVIDERS = ["gumroad"] as const;

@@ -16,7 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { apps } from "./apps";
 
-// Space apps (spec 2 §1, issue 11): the chat with the assistant that writes the app, the app's
+// Space apps: the chat with the assistant that writes the app, the app's
 // files, and a version per change. Content lives once per app in `space_blobs`, addressed by its
 // SHA-256; a version stores only the paths that changed against its parent (`version_files`), so
 // a one-file change costs about that file, not the app. Every `SNAPSHOT_INTERVAL`-th version in a
@@ -139,13 +139,13 @@ export const spaceHeads = pgTable("space_heads", {
 
 export const CHAT_ROLES = ["user", "assistant"] as const;
 export type ChatRole = (typeof CHAT_ROLES)[number];
-/** message: a user's request or the assistant's answer; the others are the system actions of spec 2 §3. */
+/** message: a user's request or the assistant's answer; the others are system actions. */
 export const CHAT_MESSAGE_KINDS = ["message", "restore", "undo_restore", "autofix"] as const;
 export type ChatMessageKind = (typeof CHAT_MESSAGE_KINDS)[number];
 /**
  * streaming: the answer is being written; incomplete: it stopped early (stopped by the builder,
  * or its server went away); truncated: the model's output was cut for length ('Let's keep
- * going'); failed: an error (spec 2 §4: "annotation status failed offers retry").
+ * going'); failed: an error, which offers retry.
  */
 export const CHAT_MESSAGE_STATUSES = ["streaming", "incomplete", "complete", "truncated", "failed"] as const;
 export type ChatMessageStatus = (typeof CHAT_MESSAGE_STATUSES)[number];
@@ -170,9 +170,9 @@ export const chatMessages = pgTable(
     /** The AI SDK's message parts (text, reasoning, source, tool-invocation, file). */
     parts: jsonb("parts").$type<unknown[]>().notNull().default([]),
     attachments: jsonb("attachments").$type<unknown[]>().notNull().default([]),
-    /** The chat actions of the answer (spec 2 §3: add_file, edit_file, ...). */
+    /** The chat actions of the answer (add_file, edit_file, ...). */
     actions: jsonb("actions").$type<unknown[]>().notNull().default([]),
-    /** Spec 2 §3's usage record: tokens, costs, rates, modelInfo.model, finishReason, timestamp. */
+    /** The usage record: tokens, costs, rates, modelInfo.model, finishReason, timestamp. */
     usage: jsonb("usage").$type<Record<string, unknown>>(),
     /** What went wrong, for a failed answer. */
     error: text("error"),
@@ -201,7 +201,7 @@ export const chatMessages = pgTable(
 
 export type ChatMessage = typeof chatMessages.$inferSelect;
 
-/** "Rating: score 1-5, feedback (list of chosen reason texts), comment" (spec 2 §3); once per message. */
+/** "Rating: score 1-5, feedback (list of chosen reason texts), comment"; once per message. */
 export const ratings = pgTable(
   "ratings",
   {
@@ -227,7 +227,7 @@ export const ratings = pgTable(
 
 export type Rating = typeof ratings.$inferSelect;
 
-/** The chat assistant of an app (spec 2 §3: status active or draft, chatAppId). */
+/** The chat assistant of an app (status active or draft, chatAppId). */
 export const chatAssistants = pgTable("chat_assistants", {
   appId: uuid("app_id")
     .primaryKey()
@@ -243,7 +243,7 @@ export const chatAssistants = pgTable("chat_assistants", {
 export type ChatAssistant = typeof chatAssistants.$inferSelect;
 
 /**
- * A record of a space app's entity (spec 2 §3 "Every entity row has id, creatorId, createdAt"):
+ * A record of a space app's entity (every one has id, creatorId, createdAt):
  * its fields as JSON, the entity by name (its schema lives in the app's files, entities/{Name}.json).
  * Records are data, not files: restoring or reverting a version leaves them as they are.
  */
@@ -260,7 +260,7 @@ export const entityRecords = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  // "list (sorted createdAt descending)" (spec 2 §7), paged by (createdAt, id).
+  // "list (sorted createdAt descending)", paged by (createdAt, id).
   (t) => [index("entity_records_list_idx").on(t.appId, t.entity, t.createdAt.desc(), t.id.desc())],
 );
 

@@ -9,7 +9,7 @@ import { logError } from "@/lib/log";
 import { defaultModelId, type ModelEndpoint, modelEndpoint } from "./provider";
 import { type ModelListResponse, type ModelOption, ProviderModelList } from "./schemas";
 
-// The model dropdown's list: "a public model list from a model router service" (spec 1 §7),
+// The model dropdown's list: "a public model list from a model router service",
 // here the configured endpoint's GET /models. It is asked at most once per MODEL_LIST_TTL_MS
 // and process (concurrent callers share one request), with a short timeout: the dropdown must
 // open even when the provider is slow or down, so then the built-in list answers instead.

@@ -22,7 +22,7 @@ import {
   type AppAnalytics,
 } from "./schemas";
 
-// The analytics of an app for its builder (spec 1 §2: /analytics/app/{appId}, reachable only
+// The analytics of an app for its builder (/analytics/app/{appId}, reachable only
 // once the app is published). The caller has already checked that the session may edit the app.
 // Every figure leaves out previews: they are the builder's own runs, not their users'.
 

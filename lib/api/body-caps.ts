@@ -4,7 +4,7 @@ import { BASE_UPLOAD_BYTES } from "@/lib/plans/capabilities";
 import { formatMegabytes } from "@/lib/plans/features";
 import type { FilledMessage } from "./errors";
 
-/** The largest context file any plan may upload: paid plans' twice the base size (spec 1 §5). */
+/** The largest context file any plan may upload: paid plans' twice the base size. */
 const CONTEXT_FILE_MAX_BYTES = 2 * BASE_UPLOAD_BYTES;
 
 /**
@@ -22,7 +22,7 @@ export const BODY_CAPS = {
   aiPrompt: 128 * 1024,
   /** An app's or a tool's content: instructions, texts, up to FIELDS_HARD_MAX fields with their options. */
   appContent: 512 * 1024,
-  /** An uploaded image: "rejects files of 10,000,000 bytes or more" (spec 2 §5), so one byte less. */
+  /** An uploaded image: "rejects files of 10,000,000 bytes or more", so one byte less. */
   image: IMAGE_MAX_BYTES - 1,
   /**
    * A context file, up to the largest plan's size; the service reads the body itself with the

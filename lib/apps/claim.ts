@@ -11,7 +11,7 @@ import { isUuid } from "./access";
 import { requireAccount } from "./create-app";
 import { loadSettings } from "./editor-app";
 
-// Claim invitations (spec 1 §6: "The claim feature lets a customer claim a published app by
+// Claim invitations ("The claim feature lets a customer claim a published app by
 // invitation"). The code is the invitation's id and a MAC of it: nothing secret is stored, the
 // same link is handed out until it is used, and it works once.
 

@@ -3,8 +3,8 @@ import type { MessageKey } from "@/lib/messages";
 import type { AppContent, AppSettings, CustomField, FieldOption, FieldType } from "./schemas";
 import { FIELD_TYPES, TOOL_PATH } from "./schemas";
 
-// The rules of input fields, options, steps, tool paths and template categories (spec 1 §5,
-// spec 2 §5). Pure functions, used by the editor for its inline messages and by the save
+// The rules of input fields, options, steps, tool paths and template categories, as the
+// spec words them. Pure functions, used by the editor for its inline messages and by the save
 // services, which refuse what the editor would not have let through.
 
 /** A broken rule: the catalogue message and its placeholders. */

@@ -11,7 +11,7 @@ import { ruleFailure } from "./save-app";
 import { AppSettings, AppStyle } from "./schemas";
 import { ADMIN_ONLY_SETTING_LABELS, isAdminOnlySetting } from "./setting-roles";
 
-// Style and settings are "saved as separate records" (spec 2 §3), each at the revision the
+// Style and settings are "saved as separate records", each at the revision the
 // editor last saw; a save based on an older one is refused (409) with the current record.
 // Which settings only admins may change: ADMIN_ONLY_SETTINGS (setting-roles.ts, shared with the panel).
 

@@ -65,14 +65,14 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const FILTER_CONDITIONS = ["none", "include", "exclude"] as const;
 
-/** "Option: label, iconUrl (nullable). Stored per field; draggable to reorder." (spec 2 §3) */
+/** "Option: label, iconUrl (nullable). Stored per field; draggable to reorder." */
 export const FieldOption = z.object({
   label: storableString().max(OPTION_LABEL_MAX),
   iconUrl: imageUrl.nullable().default(null),
 });
 export type FieldOption = z.infer<typeof FieldOption>;
 
-/** An input field of a tool (spec 1 §3). */
+/** An input field of a tool. */
 export const CustomField = z.object({
   name: storableString().min(1).max(FIELD_NAME_MAX),
   label: text(FIELD_LABEL_MAX).default(""),
@@ -88,7 +88,7 @@ export const CustomField = z.object({
 });
 export type CustomField = z.infer<typeof CustomField>;
 
-/** "Input step: id (4-character generated when missing), title." (spec 2 §3) */
+/** "Input step: id (4-character generated when missing), title." */
 export const InputStep = z.object({
   id: storableString().length(STEP_ID_LENGTH),
   title: text(FIELD_LABEL_MAX).default(""),
@@ -97,11 +97,11 @@ export type InputStep = z.infer<typeof InputStep>;
 
 export const RESULTS_LAYOUTS = ["text", "cards", "list"] as const;
 
-/** One instruction block; `blocks` are built from gptPrompt when empty (spec 2 §3). */
+/** One instruction block; `blocks` are built from gptPrompt when empty. */
 export const Block = z.object({ type: z.literal("instructions"), text: text(INSTRUCTIONS_MAX) });
 
 /**
- * "App-level saved fields" (spec 2 §3). A generated app's tools carry the same texts, fields and
+ * "App-level saved fields". A generated app's tools carry the same texts, fields and
  * instructions in their own content.
  */
 export const AppContent = z.object({
@@ -131,14 +131,14 @@ export const AppContent = z.object({
 });
 export type AppContent = z.infer<typeof AppContent>;
 
-/** A save sends only what changed: "partial objects of app fields" (spec 2 §7). */
+/** A save sends only what changed: "partial objects of app fields". */
 export const AppContentPatch = patchOf(AppContent);
 export type AppContentPatch = z.infer<typeof AppContentPatch>;
 
 export const STYLE_NAMES = ["dark", "colorful", "light"] as const;
 export type StyleName = (typeof STYLE_NAMES)[number];
 
-/** App style (spec 1 §3). hideBuildAI unset means the plan's default. */
+/** App style. hideBuildAI unset means the plan's default. */
 export const AppStyle = z.object({
   styleName: z.enum(STYLE_NAMES).default("light"),
   background: color.default("#FFFFFF"),
@@ -155,7 +155,7 @@ export type AppStyle = z.infer<typeof AppStyle>;
 export const QUERY_METHODS = ["default", "smart_items_filtering"] as const;
 export const MAIN_PAGES = ["home", "tools", "chat"] as const;
 
-/** Tool settings (spec 1 §3) and app settings (spec 2 §3), one record per app. */
+/** Tool settings and app settings, one record per app. */
 export const AppSettings = z.object({
   aiModel: storableString().min(1).max(200).nullable().default(null),
   modelTemperature: z.number().min(0).max(2).multipleOf(0.1).default(0.7),
@@ -183,7 +183,7 @@ export const AppSettings = z.object({
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 
-/** "Tool path: letters, numbers and dashes only, not empty" (spec 2 §5). */
+/** "Tool path: letters, numbers and dashes only, not empty". */
 export const TOOL_PATH = /^[A-Za-z0-9-]+$/;
 
 export const ToolContent = AppContent.omit({ appBuilderVersion: true, features: true, chatSettings: true });
@@ -198,7 +198,7 @@ export const AppIdParams = z.object({ appId: z.uuid() });
 export const ToolParams = z.object({ appId: z.uuid(), toolId: z.uuid() });
 
 /**
- * POST /api/apps (spec 2 §7): appType, genApp or app with appBuilderVersion, appId. The client
+ * POST /api/apps: appType, genApp or app with appBuilderVersion, appId. The client
  * makes the id, so a retried create makes one app.
  */
 export const CreateAppBody = z

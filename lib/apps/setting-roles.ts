@@ -6,8 +6,8 @@ import type { AppSettings } from "./schemas";
 // both read the same list. No server-only imports here.
 
 /** "Admins set model, temperature, query method, the claim feature, credits per run,
- * user-can-edit-results, template settings and the watermark switch" (spec 1 §6), and the app
- * template and builder collaborator toggles (spec 2 §6). The watermark switch is a style key
+ * user-can-edit-results, template settings and the watermark switch", and the app
+ * template and builder collaborator toggles. The watermark switch is a style key
  * (hideBuildAI), checked by the style save. */
 export const ADMIN_ONLY_SETTINGS = [
   "aiModel",

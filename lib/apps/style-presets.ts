@@ -1,7 +1,7 @@
 import type { AppStyle, StyleName } from "./schemas";
 
 // "Style presets: dark (black background, white text); colorful (green background 7BDCB5, black
-// text); light (white background, black text)." (spec 1 §9). Picking a preset sets these
+// text); light (white background, black text)." Picking a preset sets these
 // colours; the builder may change each one afterwards.
 const PRESETS: Record<StyleName, Omit<AppStyle, "backgroundImage" | "logoUrl" | "hideBuildAI">> = {
   dark: {

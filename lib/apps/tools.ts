@@ -21,7 +21,7 @@ import { checkContent, checkToolPath, normalizeField } from "./field-rules";
 import { fieldRuleContext, ruleFailure } from "./save-app";
 import { ToolContent } from "./schemas";
 
-// The tools of a generated app (spec 2 §4, §5): unique paths of letters, numbers and dashes; a
+// The tools of a generated app: unique paths of letters, numbers and dashes; a
 // header before activation; at most the plan's tools per app, and live tools per account.
 
 function assertGenerated(app: App) {

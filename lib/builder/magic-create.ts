@@ -35,7 +35,7 @@ import type { MagicCreateBody, MagicCreateResponse } from "./schemas";
 // is unique and not 'input', only the types this caller may add, options only where they
 // belong, every length within the schema's limits.
 //
-// Errors (spec 2 §8 wording): a refused name is answered before the model is asked; a provider
+// Errors (the spec's wording): a refused name is answered before the model is asked; a provider
 // that fails or is down is 502 'Magic edit failed'; output with no usable name - no JSON object
 // at all included - is 502 'Magic edit failed, try again using a different field name', since
 // for the builder both mean the same: this name did not work, try another.

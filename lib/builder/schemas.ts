@@ -7,7 +7,7 @@ import { fillTemplate } from "@/lib/plans/text";
 
 // Shapes of the builder's AI helpers, shared by the routes, the editor and the tests.
 
-/** POST /api/builder/magicCreate: input, magicType (field), prompt (spec 2 §7). */
+/** POST /api/builder/magicCreate: input, magicType (field), prompt. */
 export const MagicCreateBody = z
   .object({
     /** What the builder typed: a field name, or a few words about the field. */

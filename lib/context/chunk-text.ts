@@ -2,7 +2,7 @@ import { CONTEXT_CHUNK_OVERLAP, CONTEXT_CHUNK_SIZE } from "@/lib/constants";
 
 /**
  * Splits text into windows of `size` characters, each sharing `overlap` characters with the one
- * before it (spec 1 §9: 1000 and 200). Characters are code points, so an emoji or any letter
+ * before it (1000 and 200 for context data). Characters are code points, so an emoji or any letter
  * outside the BMP is never cut in half. Whitespace-only windows are dropped: no chunk is empty.
  */
 export function chunkText(

@@ -1,4 +1,4 @@
-// What an uploaded context file is, from its bytes (spec 1 §5: CSV, PDF, Word .doc/.docx); its
+// What an uploaded context file is, from its bytes (CSV, PDF, Word .doc/.docx are accepted); its
 // name only says what the builder meant it to be.
 
 export type ContextFileKind = "csv" | "pdf" | "docx" | "doc";

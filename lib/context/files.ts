@@ -28,7 +28,7 @@ export function contextFileKey(
 
 /**
  * POST /api/context/ingest/file?appId=&name=: the body is the file's bytes. It is read here, not
- * by the route wrapper, because its cap is the app owner's plan's (spec 1 §5), known only once
+ * by the route wrapper, because its cap is the app owner's plan's, known only once
  * the app is: a body over it is refused (413) from its declared length or as soon as the bytes
  * read pass it. The file is stored as it came, the item saved as Pending and its ingestion queued;
  * the answer does not wait for it.
@@ -102,7 +102,7 @@ const mismatch = (named: ContextFileKind) =>
     "context/file-mismatch",
   );
 
-/** A CSV needs a header row and at least one row of data (spec 1 §8); only the start is parsed. */
+/** A CSV needs a header row and at least one row of data; only the start is parsed. */
 function assertCsvHasRows(bytes: Uint8Array): void {
   // The first 64 KiB hold the header and a row of any sensible list; a cut character at the end is harmless.
   const head = new TextDecoder().decode(bytes.subarray(0, 64 * 1024));

@@ -23,7 +23,7 @@ import { deleteStoredObjects } from "@/lib/uploads/upload-image";
 import { countCodePoints } from "./chunk-text";
 import { assertProcessingLeft } from "./usage";
 
-/** The statuses of an item still on its way to Synced (spec 1 §4: the live subscription's). */
+/** The statuses of an item still on its way to Synced: the ones live updates follow. */
 export const LIVE_STATUSES: readonly ContextItemStatus[] = ["unsynced", "pending", "running"];
 
 // How many characters of a pasted text make up its default name.

@@ -184,7 +184,7 @@ const MATCHED_ROWS_MAX = 1000;
 const MATCHED_ROWS_DEFAULT = 50;
 
 /**
- * Smart items filtering (spec 1 §5, an input field's filterCondition): the CSV rows of this app's
+ * Smart items filtering (an input field's filterCondition): the CSV rows of this app's
  * synced items whose `column` is one of `values` (include) or none of them (exclude), every
  * condition at once, compared case-insensitively and without surrounding spaces in the values
  * asked for. A condition without values (the field was left empty) filters nothing. In list

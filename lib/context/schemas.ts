@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { storableString } from "@/lib/api/text";
 
-// The payloads of spec 1 §7 "Context data".
+// The payloads of the context data calls (/api/context/...: list, ingest text or a file).
 
 export const ContextListQuery = z.object({
   appId: z.uuid(),

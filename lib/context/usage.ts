@@ -10,7 +10,7 @@ import type { App } from "@/db/schema";
 import { AppError } from "@/lib/api/errors";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 
-// The monthly data processing limit (spec 1 §8): the app owner's plan decides it, per calendar
+// The monthly data processing limit: the app owner's plan decides it, per calendar
 // month (UTC), for all the owner's apps together.
 
 /** The owner's monthly processing allowance in bytes. */

@@ -10,7 +10,7 @@ export const PROVIDER_NAMES: Record<IntegrationProvider, string> = {
   "google-drive": "Google Drive",
 };
 
-/** The provider of an item `source` (spec 1 §3), or null for a source no connector serves. */
+/** The provider of an item `source`, or null for a source no connector serves. */
 export function providerOfSource(source: string): IntegrationProvider | null {
   if (source === "notion") return "notion";
   if (source === "google drive") return "google-drive";

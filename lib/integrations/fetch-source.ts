@@ -18,7 +18,7 @@ import {
 import { cappedStream, ProviderFileTooLargeError, ProviderHttpError, readCapped } from "./http";
 import { NotionGoneError, notionReadDatabase, notionReadPage } from "./notion";
 
-/** Why a connection cannot be used, as the item's error says it (spec 1 §4 Error, with a reason). */
+/** Why a connection cannot be used, as the item's error says it: status Error, with a reason. */
 const LOST_MESSAGES: Record<IntegrationProvider, Record<ConnectionLostError["reason"], MessageKey>> = {
   notion: {
     missing: "notionNotConnectedItem",

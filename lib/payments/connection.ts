@@ -16,7 +16,7 @@ import { logError } from "@/lib/log";
 import { GumroadError, listGumroadProducts, listGumroadSales } from "./gumroad";
 import type { ConnectBody, PaymentsState, ProductsAnswer } from "./schemas";
 
-// The builder's side of paid memberships (spec 2 §3, §4, §7): list the products of a Gumroad
+// The builder's side of paid memberships: list the products of a Gumroad
 // account, connect one (the token is checked, then stored sealed), resync, disconnect. Who may:
 // the app's owner or an admin (the routes' app: "edit"), on a plan that edits settings, as for
 // the settings switch itself. The token never leaves the server again.
@@ -58,7 +58,7 @@ function webUrl(value: string | null): string | null {
   }
 }
 
-/** GET /api/apps/{appId}/payments: the paid memberships fields of spec 2 §3, the token left out. */
+/** GET /api/apps/{appId}/payments: the paid memberships fields, the token left out. */
 export async function loadPaymentsState(app: App): Promise<PaymentsState> {
   const [settings, connection] = await Promise.all([loadSettings(app.id), findPaymentConnection(app.id)]);
   return {

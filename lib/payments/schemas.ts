@@ -17,7 +17,7 @@ const token = storableString()
   .regex(/^[\x21-\x7e]+$/, { message: messages.gumroadTokenMalformed });
 const productId = storableString().trim().min(1).max(200);
 
-/** GET /api/apps/{appId}/payments/products?appId={appId}&accessToken={token} (spec 2 §7). */
+/** GET /api/apps/{appId}/payments/products?appId={appId}&accessToken={token}. */
 export const ProductsQuery = z.object({
   appId: z.uuid().optional(),
   /** The token the builder is typing; without it, the app's saved token. */
@@ -25,7 +25,7 @@ export const ProductsQuery = z.object({
 });
 
 /**
- * POST /api/apps/{appId}/payments/connect: productId (spec 2 §7), and the access token the
+ * POST /api/apps/{appId}/payments/connect: productId, and the access token the
  * products were listed with when it is a new one; without it the saved token is used (changing
  * the product or resyncing a connected app).
  */
@@ -48,8 +48,8 @@ export type MembershipProduct = z.infer<typeof MembershipProduct>;
 
 /**
  * The app's paid memberships as the builder sees them: "paidMembershipsProduct (id, name),
- * paidMembershipsSettings (paymentProvider, hasPaymentProviderAccessToken, isSetupCompleted)"
- * (spec 2 §3). The token itself (gumroadAccessToken) is write-only: never in an answer.
+ * paidMembershipsSettings (paymentProvider, hasPaymentProviderAccessToken, isSetupCompleted)".
+ * The token itself (gumroadAccessToken) is write-only: never in an answer.
  */
 export const PaymentsState = z.object({
   isPaidMembershipsEnabled: z.boolean(),

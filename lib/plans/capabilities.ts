@@ -5,33 +5,33 @@ import { FREE_PLAN_ID, findPlan, type PlanId } from "./catalogue";
 // plan names.
 
 export type PlanCapabilities = {
-  /** "A lite account may hold at most 1 data item" (spec 1 §5). */
+  /** "A lite account may hold at most 1 data item". */
   maxDataItems: number;
-  /** "Maximum size is the base size on lite and twice that on paid plans" (spec 1 §5). */
+  /** "Maximum size is the base size on lite and twice that on paid plans". */
   maxUploadBytes: number;
-  /** "The connector allows 5 files on paid and 1 on lite" (spec 1 §5). */
+  /** "The connector allows 5 files on paid and 1 on lite". */
   maxConnectorFiles: number;
-  /** "Web scraper depth: 2 on lite, 3 otherwise" (spec 1 §9). */
+  /** "Web scraper depth: 2 on lite, 3 otherwise". */
   webScraperMaxDepth: number;
-  /** "Pages: 20 on lite, 50 on explorer, 100 otherwise" (spec 1 §9). */
+  /** "Pages: 20 on lite, 50 on explorer, 100 otherwise". */
   webScraperMaxPages: number;
-  /** "Photo is for paid plans only" (spec 1 §5). */
+  /** "Photo is for paid plans only". */
   photoFields: boolean;
-  /** Lite sees 'Upgrade your plan to edit tool settings' (spec 1 §6). */
+  /** Lite sees 'Upgrade your plan to edit tool settings'. */
   editToolSettings: boolean;
-  /** Paid plans "hide the watermark by default" (spec 1 §6). */
+  /** Paid plans "hide the watermark by default". */
   hideWatermarkByDefault: boolean;
-  /** Generated-app settings show for "paid tier moon and above" (spec 2). */
+  /** Generated-app settings show for "paid tier moon and above". */
   generatedAppSettings: boolean;
-  /** Tools that may be active (live) at once across the account (spec 2: "the plan's live tool limit"). */
+  /** Tools that may be active (live) at once across the account: "the plan's live tool limit". */
   maxLiveActiveTools: number;
-  /** "the maximum number of tools allowed per app ({n})" (spec 2). */
+  /** "the maximum number of tools allowed per app ({n})". */
   maxToolsPerApp: number;
-  /** Input fields a builder may add to one tool (spec 2: "Max custom fields"). */
+  /** Input fields a builder may add to one tool: "Max custom fields". */
   maxCustomFields: number;
   /**
-   * Data an account's apps may ingest per calendar month, UTC (spec 1 §8 'Monthly data processing
-   * limit has been reached'): bytes of files, characters of text and fetched pages.
+   * Data an account's apps may ingest per calendar month, UTC, before 'Monthly data processing
+   * limit has been reached': bytes of files, characters of text and fetched pages.
    */
   monthlyProcessingBytes: number;
   /**
@@ -44,7 +44,7 @@ export type PlanCapabilities = {
 };
 
 const MB = 1024 * 1024;
-/** The base upload size of spec 1 §5 ("value not shown"): our choice, 10 MB. */
+/** The base upload size (lite's; paid plans get twice it), left open by the spec: our choice, 10 MB. */
 export const BASE_UPLOAD_BYTES = 10 * MB;
 
 // Per-plan numbers the spec leaves open ("not shown"); our choice, recorded in docs/decisions.md.
@@ -109,7 +109,7 @@ export function getPlanCapabilities(plan: string): PlanCapabilities {
 
 /**
  * "The builder account view applies when accountType is builder and (hasBusinessInfo is true
- * or the plan is not lite)" (spec 1 §6).
+ * or the plan is not lite)".
  */
 export function isBuilderAccountView(account: {
   accountType: string;

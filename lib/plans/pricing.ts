@@ -5,7 +5,7 @@ import { isPaidPlan, planRank } from "./capabilities";
 import type { BillingInterval, CheckoutAvailability, PlanCard } from "./schemas";
 import { fillTemplate } from "./text";
 
-// Price arithmetic and card states of the upgrade dialog (spec 1 §4, §5, §9). Pure: the
+// Price arithmetic and card states of the upgrade dialog. Pure: the
 // dialog, the /joinplan page and the tests all call these.
 
 type Priced = Pick<PlanCard, "price" | "priceYearly">;

@@ -19,7 +19,7 @@ export const CheckoutAvailability = z.discriminatedUnion("available", [
 ]);
 export type CheckoutAvailability = z.infer<typeof CheckoutAvailability>;
 
-/** "Plan card: name, id, price, priceYearly, discounted price, oneTimePayment, description, isMostPopular, buttonText, link" (spec 1 §3). */
+/** "Plan card: name, id, price, priceYearly, discounted price, oneTimePayment, description, isMostPopular, buttonText, link". */
 export const PlanCard = z.object({
   id: z.string(),
   name: z.string(),

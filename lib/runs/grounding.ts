@@ -6,10 +6,10 @@ import { findMatchingRows, type RowCondition, retrieveChunks } from "@/lib/conte
 import type { CheckedInputs } from "./inputs";
 import { type Grounding, retrievalQuery } from "./prompt";
 
-// The app's data a run is grounded in, by the app's query method (spec 1 §3 aiQueryMethod):
+// The app's data a run is grounded in, by the app's query method (aiQueryMethod):
 // - default: the chunks of its synced data sources that best match the inputs' words;
 // - smart items filtering: the CSV rows selected by the fields' include / exclude conditions
-//   (spec 1 §5 filterCondition) with the values the end user gave.
+//   (each field's filterCondition) with the values the end user gave.
 // Beside what the prompt gets, the same data with where it came from (and the excerpts' scores),
 // which the run records when it ends, so its builder can see what the model was given.
 

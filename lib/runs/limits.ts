@@ -5,7 +5,7 @@ import { AppError } from "@/lib/api/errors";
 import type { AppSettings } from "@/lib/apps/schemas";
 import type { RunLimitInfo } from "./schemas";
 
-// Per-user limits of an app (spec 1 §5: daily and weekly, 1-100; credits per run 0-20). The
+// Per-user limits of an app (daily and weekly, 1-100; credits per run 0-20). The
 // limits count credits: each run spends creditsPerRun, and a window's limit is the credits a user
 // may spend in it - with the default of 1 credit a run, a limit of 10 is 10 runs; a tool of 0
 // credits is never limited. Windows are calendar days and ISO weeks in UTC. Previews by the

@@ -7,7 +7,7 @@ import type { Session } from "@/lib/auth/session";
 import type { CheckedInputs } from "./inputs";
 import type { MemoriesResponse } from "./schemas";
 
-// Memories (spec 1 §3, §7): what an end user answered to an app's memorize fields, kept per user
+// Memories: what an end user answered to an app's memorize fields, kept per user
 // per app and offered again on the next run. Only the app's own end users have any: a builder or
 // an end user of another app is refused (403), whatever the app id they name.
 

@@ -2,7 +2,7 @@ import "server-only";
 import { findChatAssistant, setChatAssistantStatus } from "@/db/queries/space";
 import type { App } from "@/db/schema";
 
-// The chat assistant of an app (spec 2 §3: status active or draft, chatAppId). The editor applies
+// The chat assistant of an app (status active or draft, chatAppId). The editor applies
 // a switch optimistically and rolls it back when POST /api/apps/{appId}/chat/activate fails
 // ('Failed to activate chat assistant' / 'Failed to deactivate chat assistant').
 

@@ -5,7 +5,7 @@ import { actionTag, type ParsedAction, parseEdits, stripFence } from "./action-p
 import { ACTION_TITLES, type ChatAction, type ChatPart, FILE_ACTION_TYPES } from "./chat-schemas";
 import type { FileChange } from "./schemas";
 
-// The chat actions of an answer (spec 2 §3) as the client sees and the message stores them, made
+// The chat actions of an answer as the client sees and the message stores them, made
 // from what the parser read; the file changes they make; and an answer written back as text for the
 // model (its own earlier answers in the conversation, the cut answer a continuation goes on from).
 

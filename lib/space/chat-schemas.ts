@@ -32,11 +32,11 @@ export const FILE_ACTION_TYPES: readonly ActionType[] = [
   "edit_entity",
 ];
 
-/** "Chat actions: streaming or incomplete, complete, or truncated" (spec 2 §4). */
+/** "Chat actions: streaming or incomplete, complete, or truncated". */
 export const ChatActionStatus = z.enum(["streaming", "complete", "truncated", "incomplete"]);
 export type ChatActionStatus = z.infer<typeof ChatActionStatus>;
 
-/** "Chat action: title, type, file, content, isComplete, isTruncated, permissions" (spec 2 §3), and ours. */
+/** "Chat action: title, type, file, content, isComplete, isTruncated, permissions", and ours. */
 export const ChatAction = z.object({
   /** "{messageId}:{index}": stable while it streams, so the client updates it in place. */
   id: z.string(),
@@ -95,7 +95,7 @@ export type ChatSendBody = z.infer<typeof ChatSendBody>;
 
 export const ChatAnswerStatus = z.enum(["streaming", "complete", "truncated", "incomplete", "failed"]);
 
-/** The usage record of an answer (spec 2 §3 "Usage record"). */
+/** The usage record of an answer: tokens, costs, rates, model, finish reason, time. */
 export const ChatUsage = z.object({
   promptTokens: z.number().nullable(),
   promptCost: z.number(),

@@ -76,7 +76,7 @@ type Plan = {
   userRequest: string;
   /** The action a continuation resumes. */
   resumedFrom?: ChatAction["resumedFrom"];
-  /** The files put in the prompt, recorded on the answer (spec 2 §3 contextFiles / contextMetadata). */
+  /** The files put in the prompt, recorded on the answer (contextFiles / contextMetadata). */
   context: ReturnType<typeof promptContext>;
 };
 
@@ -625,7 +625,7 @@ function versionDescription(prose: string): string {
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /**
- * The usage record of spec 2 §3. Costs from lib/ai/prices.ts; the price table has no cache rates,
+ * An answer's usage record. Costs from lib/ai/prices.ts; the price table has no cache rates,
  * so every prompt token is priced at the input rate (cache costs 0) and an unknown model costs 0
  * with costKnown false.
  */

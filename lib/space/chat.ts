@@ -10,7 +10,7 @@ import type { FileChange, HistoryQuery } from "./schemas";
 import { applyFileChanges } from "./versions";
 import { type ChatMessageView, chatMessageView, type VersionSummary, versionSummary } from "./views";
 
-// The conversation of a space app: its history in pages (spec 2 §7), and the life of an answer
+// The conversation of a space app: its history in pages, and the life of an answer
 // for the chat stream: started (refused while another is being written), written to, finished
 // with its changes applied as one version annotated on it, or failed.
 
@@ -98,7 +98,7 @@ export async function startExchange(
   }
 }
 
-/** The files an answer's prompt held (spec 2 §3 contextFiles / contextMetadata), recorded once the model is called. */
+/** The files an answer's prompt held (contextFiles / contextMetadata), recorded once the model is called. */
 export type AnswerContext = {
   contextFiles?: unknown[] | null;
   contextMetadata?: Record<string, unknown> | null;

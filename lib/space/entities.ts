@@ -4,11 +4,11 @@ import { assertSpaceApp, currentTree } from "./commit";
 import { type AppFileItem, entityNameOf } from "./files";
 import { filesOf } from "./versions";
 
-// The Database panel of a space app (spec 2 §2, §3): its entities as the current version defines
+// The Database panel of a space app: its entities as the current version defines
 // them, each a JSON schema in entities/{Name}.json written by the chat's add_entity and
 // edit_entity actions. The User entity is the app's end users, not a table of the builder's, so
 // the panel leaves it out. Access levels are the schema's x-accessControl.permissions, "default
-// creator for both" (spec 2 §5).
+// creator for both".
 
 export const ACCESS_LEVELS = ["anonymous", "all", "admin", "creator", "none"] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
@@ -23,7 +23,7 @@ export type EntityField = {
   /** An array's item type. */
   items: string | null;
   required: boolean;
-  /** id, creatorId and createdAt: every row has them (spec 2 §3). */
+  /** id, creatorId and createdAt: every row has them. */
   builtIn: boolean;
 };
 

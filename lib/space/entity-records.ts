@@ -22,7 +22,7 @@ import { assertSpaceApp, currentTree } from "./commit";
 import { type EntityView, entityView } from "./entities";
 import { ENTITY_NAME, entityPath } from "./files";
 
-// Records of a space app's entities (spec 2 §3, §7, §8): the chat's insert_entity_records action
+// Records of a space app's entities: the chat's insert_entity_records action
 // adds them (lib/space/chat-stream.ts), the Database panel lists them newest first, deletes one,
 // and exports them as CSV. An entity is one of the current version's (lib/space/entities.ts).
 
@@ -99,7 +99,7 @@ export async function removeRecord(app: App, name: string, recordId: string): Pr
 }
 
 /**
- * {entity}_export_{date}.csv (spec 2 §8): a column per field of the schema, then any other key the
+ * {entity}_export_{date}.csv: a column per field of the schema, then any other key the
  * records hold, and last 'Entity ID'; newest first. Objects and lists are written as JSON. Cells
  * that a spreadsheet would run as a formula (=, +, -, @, tab or CR first, whatever lines follow) are
  * escaped (lib/format/csv.ts).
@@ -141,7 +141,7 @@ export function recordsOfAction(data: unknown, creatorId: string | null): NewEnt
   for (const item of list) {
     if (typeof item !== "object" || item === null || Array.isArray(item)) return null;
     if (Buffer.byteLength(JSON.stringify(item), "utf8") > ENTITY_RECORD_BYTES_MAX) return null;
-    // The built-in fields are the table's own (spec 2 §3): a record cannot set them.
+    // The built-in fields are the table's own: a record cannot set them.
     const { id: _id, creatorId: _c, createdAt: _t, ...fields } = item as Record<string, unknown>;
     records.push({ creatorId, data: fields });
   }

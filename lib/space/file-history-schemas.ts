@@ -2,7 +2,7 @@ import { z } from "zod";
 import { storableString } from "@/lib/api/text";
 import { SPACE_PATH_MAX, VERSIONS_LIST_MAX } from "@/lib/constants";
 
-// Request shapes of one file's version history (spec 2 §2 "version history dialog per file"),
+// Request shapes of one file's version history (the "version history dialog per file"),
 // shared by the routes, the services (lib/space/file-history.ts), the dialog and the tests.
 
 /** A path of the app's files, exactly as stored. */
@@ -17,7 +17,7 @@ const optionalNumber = z.preprocess(
 /**
  * GET /api/apps/{appId}/files/history?path=&before=&limit=: the versions that changed `path`,
  * newest first, numbered below `before` (the newest without it). "the file version dialog loads
- * up to 50 versions" (spec 2 §7): 50 a page at most, and by default.
+ * up to 50 versions": 50 a page at most, and by default.
  */
 export const FileHistoryQuery = z.object({
   path: FilePath,

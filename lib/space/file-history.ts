@@ -6,7 +6,7 @@ import { assertSpaceApp, currentHead } from "./commit";
 import type { FileHistoryQuery } from "./file-history-schemas";
 import { type VersionSummary, versionSummary } from "./views";
 
-// One file's history (spec 2 §2 "version history dialog per file"): the versions that added,
+// One file's history (the "version history dialog per file"): the versions that added,
 // modified or deleted it, read from their own rows of version_files (never from whole trees), and
 // the file as one version had it, without the version's other files.
 

@@ -22,7 +22,7 @@ export function assertValidPath(path: string): void {
     throw new AppError("BAD_REQUEST", { key: "spacePathInvalid", vars: { path } }, "PATH_INVALID");
 }
 
-/** Where an entity's schema lives: "Entities are read-only JSON" files (spec 2 §3). */
+/** Where an entity's schema lives: "Entities are read-only JSON" files. */
 export function entityPath(name: string): string {
   if (!ENTITY_NAME.test(name)) {
     throw new AppError(
@@ -51,7 +51,7 @@ export const FILE_TYPES = [
 ] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
-/** "App file item: name, path, type, content, language, readOnly" (spec 2 §3). */
+/** "App file item: name, path, type, content, language, readOnly". */
 export type AppFileItem = {
   id: string;
   name: string;

@@ -1,4 +1,4 @@
-// A line diff for the all-changes dialog (spec 2 §2 "all-changes diff dialog"): the longest
+// A line diff for the all-changes diff dialog: the longest
 // common subsequence of the two files' lines, after the common start and end are taken off.
 // Pure and client-safe. Files are at most SPACE_FILE_MAX_BYTES, so the quadratic table is capped:
 // past DIFF_MAX_CELLS the middle is shown as removed then added (still correct, just not minimal).

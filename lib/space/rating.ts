@@ -7,7 +7,7 @@ import { assertSpaceApp } from "./commit";
 import { RATING_POSITIVE_REASONS, RATING_PROBLEM_REASONS, type RatingBody } from "./schemas";
 import { type RatingView, ratingView } from "./views";
 
-// Ratings of the assistant's answers (spec 2 §5): a score of 1-5, reasons from the list that
+// Ratings of the assistant's answers: a score of 1-5, reasons from the list that
 // fits the score (positive from 4, problems below), an optional comment, once per message.
 
 /** The reasons a score may come with: "Score 4 or more shows positive reasons; below 4 shows problem reasons". */

@@ -32,7 +32,7 @@ import {
   versionSummary,
 } from "./views";
 
-// Going back in a space app's history (spec 2 §4). Nothing here deletes a version: a restore and
+// Going back in a space app's history. Nothing here deletes a version: a restore and
 // its undo are new versions equal to an earlier state, and a revert or a retry points the app
 // back at a version it already has and takes the later messages out of the conversation; every
 // earlier state stays listed and restorable.
@@ -173,8 +173,8 @@ async function systemChange(
 export type RevertAnswer = { removedMessageIds: string[]; version: VersionSummary };
 
 /**
- * POST .../versions/{versionId}/revert: "Reverting to a version removes all later messages"
- * (spec 2 §4). The app goes back to the version of `messageId`; the later messages leave the
+ * POST .../versions/{versionId}/revert: "Reverting to a version removes all later messages".
+ * The app goes back to the version of `messageId`; the later messages leave the
  * conversation only with `confirm` (409 CONFIRM_REQUIRED with their count otherwise). Their
  * versions stay listed and restorable.
  */
@@ -213,7 +213,7 @@ export type RetryPrepared = {
 
 /**
  * Before the chat answers a user message again: "Retry works only on the last user message"
- * ('You can only retry the last message.', spec 2 §5). The answers after it leave the
+ * ('You can only retry the last message.'). The answers after it leave the
  * conversation and the files go back to the state the message was sent on; the versions those
  * answers made stay restorable. The chat stream then writes the new answer.
  */

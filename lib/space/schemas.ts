@@ -11,10 +11,10 @@ import {
 } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 
-// Request shapes of the space app routes (spec 2 §7) and the changes the chat applies to an app's
+// Request shapes of the space app routes and the changes the chat applies to an app's
 // files, shared by the routes, the services (lib/space), the chat view and the tests.
 
-/** "Positive: I love it!, Clear explanations, ..." (spec 2 §5), for scores of 4 and more. */
+/** "Positive: I love it!, Clear explanations, ...", for scores of 4 and more. */
 export const RATING_POSITIVE_REASONS = [
   messages.ratingReasonLoveIt,
   messages.ratingReasonClear,
@@ -23,7 +23,7 @@ export const RATING_POSITIVE_REASONS = [
   messages.ratingReasonDesign,
 ] as const;
 
-/** "Problem: Gets stuck in loops, ..." (spec 2 §5), for scores below 4. */
+/** "Problem: Gets stuck in loops, ...", for scores below 4. */
 export const RATING_PROBLEM_REASONS = [
   messages.ratingReasonLoops,
   messages.ratingReasonNoChanges,
@@ -45,7 +45,7 @@ export const VersionsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(VERSIONS_LIST_MAX).default(VERSIONS_LIST_DEFAULT),
 });
 
-/** POST .../versions/{versionId}/restore: "Restoring a version needs a message id" (spec 2 §5). */
+/** POST .../versions/{versionId}/restore: "Restoring a version needs a message id". */
 export const RestoreBody = z.object({ messageId: z.uuid({ error: messages.restoreNeedsMessage }) });
 export type RestoreBody = z.infer<typeof RestoreBody>;
 
@@ -60,7 +60,7 @@ export type UndoRestoreBody = z.infer<typeof UndoRestoreBody>;
 export const RevertBody = z.object({ messageId: z.uuid(), confirm: z.boolean().default(false) });
 export type RevertBody = z.infer<typeof RevertBody>;
 
-/** POST /api/apps/{appId}/rating: messageId, score, feedback, comment (spec 2 §7). */
+/** POST /api/apps/{appId}/rating: messageId, score, feedback, comment. */
 export const RatingBody = z.object({
   messageId: z.uuid(),
   score: z.number().int().min(RATING_MIN).max(RATING_MAX),
@@ -79,10 +79,10 @@ export const HistoryQuery = z.object({
 });
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
-/** POST /api/apps/{appId}/chat/activate: isActive (spec 2 §7). */
+/** POST /api/apps/{appId}/chat/activate: isActive. */
 export const ActivateChatBody = z.object({ isActive: z.boolean() });
 
-// ---- changes to an app's files (the chat actions of spec 2 §3 that write files) ----
+// ---- changes to an app's files (the chat actions that write files) ----
 
 const path = storableString().min(1).max(SPACE_PATH_MAX);
 const content = storableString();

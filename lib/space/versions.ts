@@ -26,7 +26,7 @@ import type { FileChange } from "./schemas";
 import { type VersionSummary, versionSummary } from "./views";
 
 // Versions of a space app: applying changes (a version of only what changed), reading any
-// version's files, and the version list of spec 2 §7.
+// version's files, and the version list (the latest 10 and the current one).
 
 export type ApplyOptions = Omit<CommitMeta, "always" | "restoredFromId"> & {
   /** The revision of the files the changes were made against; another one is refused (409). */
@@ -97,7 +97,7 @@ export type VersionList = {
   total: number;
 };
 
-/** GET /api/apps/{id}/versions: "the latest 10 plus the current one with an intermediate count" (spec 2 §7). */
+/** GET /api/apps/{id}/versions: "the latest 10 plus the current one with an intermediate count". */
 export async function listAppVersions(app: App, limit: number): Promise<VersionList> {
   assertSpaceApp(app);
   const [latest, head, total] = await Promise.all([

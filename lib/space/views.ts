@@ -7,9 +7,9 @@ import type {
   VersionKind,
 } from "@/db/schema";
 
-// What the space routes answer: versions and chat messages in the shapes of spec 2 §3.
+// What the space routes answer: versions and chat messages in the shapes clients expect.
 
-/** "Version: id, timestamp or createdAt, messageId, content, userRequest, description, files, metadata" (spec 2 §3). */
+/** "Version: id, timestamp or createdAt, messageId, content, userRequest, description, files, metadata". */
 export type VersionSummary = {
   id: string;
   number: number;
@@ -55,7 +55,7 @@ export type SystemActionInfo = {
 
 /**
  * "annotations[0] with versionId, status (failed marks an error), usage, rating, contextFiles,
- * contextMetadata, systemActionInfo, discussModeMetadata" (spec 2 §3).
+ * contextMetadata, systemActionInfo, discussModeMetadata".
  */
 export type MessageAnnotation = {
   versionId: string | null;
@@ -78,7 +78,7 @@ export type ChatMessageView = {
   content: string;
   parts: unknown[];
   experimental_attachments: unknown[];
-  /** The chat actions of an answer (spec 2 §3). */
+  /** The chat actions of an answer. */
   actions: unknown[];
   /** Why a failed answer failed, when known. */
   error: string | null;

@@ -12,7 +12,7 @@ export type StoredObject = {
 
 /**
  * Where uploaded files live: the local disk by default, S3-compatible storage in production
- * (DESIGN §2: the same interface, a local default and a production driver).
+ * (one interface, a local default and a production driver).
  */
 export interface StorageDriver {
   readonly kind: "disk" | "s3";
@@ -25,7 +25,7 @@ export interface StorageDriver {
 }
 
 /**
- * A storage failure, with the sentence the user sees ("storage errors shown as-is", spec 2 §8):
+ * A storage failure, with the sentence the user sees ("storage errors shown as-is"):
  * the storage service's own message, or one of ours for a disk failure. Never a path or a host.
  */
 export class StorageError extends Error {

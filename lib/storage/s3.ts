@@ -83,7 +83,7 @@ export function createS3Storage(config: S3Config): StorageDriver {
 }
 
 // The service's own words ("Access Denied", "The specified bucket does not exist") are shown
-// as-is (spec 2 §8); a connection failure would name our storage host, so it gets ours.
+// as-is; a connection failure would name our storage host, so it gets ours.
 function s3Error(err: unknown): StorageError {
   if (err instanceof S3ServiceException) {
     const message = err.message && err.message !== "UnknownError" ? err.message : err.name;

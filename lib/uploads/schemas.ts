@@ -3,7 +3,7 @@ import { storableString } from "@/lib/api/text";
 
 // Shapes of the image upload routes, shared by the routes, the client helper and the tests.
 
-/** What an image is for; it decides the storage key (spec 2 §7). */
+/** What an image is for; it decides the storage key. */
 export const UPLOAD_KINDS = ["logo", "background", "option", "thumb"] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
@@ -25,7 +25,7 @@ export const UploadParams = z.object({ appId: z.uuid(), uploadId: storableString
 /** GET /api/files/{...key} */
 export const FileParams = z.object({ key: z.array(storableString()).min(1) });
 
-/** The answer to an upload: `file_url` is what the app's content stores (spec 2 §7). */
+/** The answer to an upload: `file_url` is what the app's content stores. */
 export const UploadAnswer = z.object({
   id: z.uuid(),
   file_url: storableString(),

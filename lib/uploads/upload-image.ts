@@ -19,7 +19,7 @@ import { detectImageType } from "./image-type";
 import { FILES_PATH, type UploadAnswer, type UploadKind, type UploadQuery } from "./schemas";
 
 /**
- * The storage key of an image (spec 2 §7): option icons under .../options/, a tool's thumbnail
+ * The storage key of an image: option icons under .../options/, a tool's thumbnail
  * at the fixed .../tools/{toolId}/thumb (a new one replaces it), logos and backgrounds in
  * folders of their own. The account is the app owner's.
  */
@@ -143,7 +143,7 @@ export async function deleteStoredObjects(keys: string[]): Promise<void> {
   await Promise.all(Array.from({ length: Math.min(DELETE_PARALLEL, keys.length) }, worker));
 }
 
-/** Runs a storage call; a failure reaches the user in the storage's own words (spec 2 §8), and the log. */
+/** Runs a storage call; a failure reaches the user in the storage's own words, and the log. */
 export async function inStorage<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();

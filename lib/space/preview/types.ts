@@ -2,7 +2,7 @@
 // components import these types and constants; nothing here touches the server.
 
 /**
- * "App error: title, details, componentName" (spec 2 §3), and where it came from: the build of the
+ * "App error: title, details, componentName", and where it came from: the build of the
  * version's files on the server, or the app running in the preview frame.
  */
 export type PreviewIssue = {
