@@ -42,7 +42,7 @@ export const APP_ID_MAX = 64;
 export const APP_NAME_MAX = 100;
 
 /**
- * Attempt limits (docs/decisions.md, "Attempt limits"). Each is reserved before the check it
+ * Attempt limits (docs/accounts-and-auth.md, "Attempt limits"). Each is reserved before the check it
  * guards. Per address and account, a stranger's failures lock out only the stranger's address;
  * the per-account ceiling stops guessing spread over many addresses.
  */

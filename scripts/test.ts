@@ -45,7 +45,8 @@ const STEPS: Step[] = [
     label: "next typegen && tsc --noEmit",
     // next typegen writes next-env.d.ts and the route types (gitignored, absent on a fresh
     // checkout), so tsc checks exactly what `next build` will. Not incremental: a stale
-    // build-info file has been seen to hide errors (see docs/decisions.md).
+    // build-info file has been seen to hide errors (see docs/testing-and-ci.md, "`npm test` type-checks
+    // once, from scratch, with Next's generated types").
     commands: [
       { bin: bin("next"), args: ["typegen"] },
       { bin: bin("tsc"), args: ["--noEmit", "--incremental", "false"] },

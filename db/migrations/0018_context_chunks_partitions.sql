@@ -3,8 +3,8 @@
 -- CHUNK_CANDIDATES_MAX matches (db/queries/context.ts); a bitmap scan of one GIN index builds every
 -- match before it returns the first, so a common word cost as much as reading its whole posting
 -- list (p99 38 ms at 1M chunks). Over partitions the scan stops at the partition that completes the
--- candidates: most queries read one or two eighths of the lists (docs/decisions.md, "Data sources:
--- retrieval at scale"). An item's chunks all live in one partition (its writes and deletes touch one
+-- candidates: most queries read one or two eighths of the lists (docs/data-sources.md, "Data sources:
+-- retrieval (BM25)"). An item's chunks all live in one partition (its writes and deletes touch one
 -- table and one smaller index).
 CREATE TABLE "context_chunks_partitioned" (
 	"item_id" uuid NOT NULL,

@@ -632,7 +632,7 @@ export type MatchedRow = { itemId: string; position: number; data: Record<string
  * none of its values match, a row without the column included.
  *
  * Sorting every match of the app cost 360-735 ms at 1M rows for a common value or an exclude
- * condition (docs/decisions.md, "Smart items filtering"): they are found in two ways instead,
+ * condition (docs/data-sources.md, "Smart items filtering"): they are found in two ways instead,
  * chosen by what the index finds rather than by the planner's estimate, which prices the row
  * check far below its cost and judges every item by the average one (it could walk a large
  * item to its end for a rare value, or fetch an app's every match once per item):

@@ -90,8 +90,9 @@ export const contextItems = pgTable(
 export type ContextItem = typeof contextItems.$inferSelect;
 
 // Chunks and rows are keyed by their item and position, with no id of their own: a random uuid
-// key cost a third of a CSV row's writing (docs/decisions.md), and (item, position) is what every
-// query reads them by. Their primary keys keep the usual names (_pkey), which bench fills rely on.
+// key cost a third of a CSV row's writing (docs/data-sources.md, "Data sources: ingestion speed"),
+// and (item, position) is what every query reads them by. Their primary keys keep the usual names
+// (_pkey), which bench fills rely on.
 // context_chunks is 8 hash partitions by item_id (migration 0018, not expressible here), so a
 // search's candidate limit can stop its scan early (db/queries/context.ts); they have
 // toast_tuple_target = 8160 (0009, 0018): a chunk with its tsvector is about 2.5 kB, past

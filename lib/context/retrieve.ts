@@ -25,7 +25,7 @@ export const RARE_CANDIDATES_MAX = 300;
 /**
  * Chunks scored at most among those holding only the question's common terms, when they could
  * still outrank the ones found by its rare terms. A common term's posting list is long: the scan
- * stops once it has these (docs/decisions.md, "Data sources: retrieval (BM25)").
+ * stops once it has these (docs/data-sources.md, "Data sources: retrieval (BM25)").
  */
 export const COMMON_CANDIDATES_MAX = 30;
 /**

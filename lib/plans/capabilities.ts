@@ -47,7 +47,8 @@ const MB = 1024 * 1024;
 /** The base upload size (lite's; paid plans get twice it), left open by the spec: our choice, 10 MB. */
 export const BASE_UPLOAD_BYTES = 10 * MB;
 
-// Per-plan numbers the spec leaves open ("not shown"); our choice, recorded in docs/decisions.md.
+// Per-plan numbers the spec leaves open ("not shown"); our choice, recorded in docs/plans-and-billing.md,
+// "Plans and their limits".
 const tierLimits: Record<
   PlanId,
   Pick<PlanCapabilities, "maxDataItems" | "maxLiveActiveTools" | "maxToolsPerApp" | "maxCustomFields">
@@ -59,7 +60,8 @@ const tierLimits: Record<
   agency: { maxDataItems: 2000, maxLiveActiveTools: 200, maxToolsPerApp: 50, maxCustomFields: 60 },
 };
 
-// The monthly processing limit (spec 1 §8, figure "not shown"): our choice, in docs/decisions.md.
+// The monthly processing limit (the spec leaves the figure open): our choice, in docs/data-sources.md,
+// "Data sources: ingestion core".
 const monthlyProcessing: Record<PlanId, number> = {
   lite: 25 * MB,
   explorer: 250 * MB,
@@ -69,7 +71,8 @@ const monthlyProcessing: Record<PlanId, number> = {
 };
 
 // The operator pays the model provider for every call a builder triggers: our choice, in
-// docs/decisions.md. End users' runs of published apps are held by the app's own run limits.
+// docs/plans-and-billing.md, "A builder's model budget". End users' runs of published apps are held by
+// the app's own run limits.
 const modelCalls: Record<PlanId, Pick<PlanCapabilities, "modelCallsPerMinute" | "modelCallsPerDay">> = {
   lite: { modelCallsPerMinute: 5, modelCallsPerDay: 100 },
   explorer: { modelCallsPerMinute: 15, modelCallsPerDay: 500 },

@@ -27,7 +27,7 @@ export function apiSecurityHeaders(): Record<string, string> {
 /**
  * Published apps (their pages and sign-in) may be embedded by their builders on their own
  * sites; every other page, builder and account pages above all, may not be framed at all
- * (docs/decisions.md, "Security headers").
+ * (docs/security.md, "Security headers").
  */
 export function isEmbeddablePath(pathname: string): boolean {
   return /^\/(app|tool|item)(\/|$)/.test(pathname);

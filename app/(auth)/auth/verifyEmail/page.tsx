@@ -13,7 +13,7 @@ export default async function VerifyEmailPage({
   searchParams: Promise<{ continueUrl?: string }>;
 }) {
   // The spec's appName parameter is not used: mails name only what we stored, never what a
-  // link says (docs/decisions.md).
+  // link says (docs/accounts-and-auth.md, "Mails name only what we stored").
   const { continueUrl } = await searchParams;
   const target = safeRedirectPath(continueUrl, appOrigin());
   const session = await getPageSession();
