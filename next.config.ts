@@ -23,7 +23,7 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: process.env.SKIP_BUILD_TYPECHECK === "1" },
 };
 
-// The API document's list of route modules (lib/api/api-routes.generated.ts) is rewritten from
+// The API document's list of route modules (app/api/routes.generated.ts) is rewritten from
 // app/api before anything compiles, so no route is ever missing from /api/openapi.json: next dev,
 // next build (whoever runs it: npm run build, e2e, bench) and next typegen (npm test's typecheck,
 // in the build phase) all load this file first. Once per command: Next's workers load it again

@@ -4,8 +4,9 @@ import path from "node:path";
 import { ensureChromium } from "./ensure-chromium";
 
 // npm test - every check, in order, stopping at the first failure:
-//   typecheck (next typegen, tsc --noEmit), lint (biome check .), vitest (unit + integration
-//   projects against a real PostgreSQL), e2e (production build driven by Playwright).
+//   typecheck (next typegen, tsc --noEmit), lint (biome check .), layers (the import rule,
+//   scripts/layers.ts), vitest (unit + integration projects against a real PostgreSQL), e2e
+//   (production build driven by Playwright).
 // `npm test -- lint vitest` runs only the named steps. The exit code is 0 only when every
 // step that ran passed; the last line always says how the run ended.
 
@@ -56,6 +57,11 @@ const STEPS: Step[] = [
     name: "lint",
     label: "biome check --error-on-warnings .",
     commands: [{ bin: bin("biome"), args: ["check", "--error-on-warnings", "."] }],
+  },
+  {
+    name: "layers",
+    label: "tsx scripts/layers.ts (the import rule)",
+    commands: [{ bin: bin("tsx"), args: ["scripts/layers.ts"] }],
   },
   {
     name: "vitest",

@@ -1,7 +1,7 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { rememberOAuthAppAction } from "@/app/(auth)/auth/actions";
+import { rememberOAuthAppAction } from "@/lib/auth/session-actions";
 import { useOnce } from "./actions/use-once";
 import { AuthCard } from "./auth-card";
 

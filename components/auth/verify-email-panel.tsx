@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { refreshSessionAction } from "@/app/(auth)/auth/actions";
 import { Button } from "@/components/ui/button";
+import { refreshSessionAction } from "@/lib/auth/session-actions";
 import { messages } from "@/lib/messages";
 import { ApiError, apiFetch } from "./api-client";
 import { AuthCard } from "./auth-card";

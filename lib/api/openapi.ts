@@ -3,7 +3,6 @@ import { z } from "zod";
 import { sessionCookieName } from "@/lib/auth/session-token";
 import { logError } from "@/lib/log";
 import pkg from "@/package.json";
-import { type ApiRoute, apiRoutes, openApiRoute } from "./api-routes.generated";
 import { BODY_CAPS } from "./body-caps";
 import { type AuthMode, ROUTE_META, type RouteMeta } from "./route";
 
@@ -113,10 +112,24 @@ const SECURITY = [{ bearerAuth: [] }, { sessionCookie: [] }];
 /** The result of building: the document, and what could not be described (empty when all is well). */
 export type OpenApiBuild = { document: OpenApiDocument; problems: string[] };
 
+/** A handler's one-line comment, read from its source. */
+export type ApiRouteDocs = Partial<Record<string, { summary: string; description?: string }>>;
+
+export type ApiRouteInfo = { file: string; path: string; docs: ApiRouteDocs };
+
+export type ApiRoute = ApiRouteInfo & { load: () => Promise<object> };
+
 type Source = ApiRoute;
 
+/**
+ * The route modules the document describes: app/api/routes.generated.ts, handed over by the layer
+ * above (lib/ imports no route).
+ */
+export type ApiRegistry = { apiRoutes: readonly ApiRoute[]; openApiRoute: ApiRouteInfo | null };
+
 /** The registry's routes, and the document's own route with the module it hands over. */
-export function openApiSources(selfModule?: object): Source[] {
+export function openApiSources(registry: ApiRegistry, selfModule?: object): Source[] {
+  const { apiRoutes, openApiRoute } = registry;
   const self = openApiRoute && selfModule ? [{ ...openApiRoute, load: async () => selfModule }] : [];
   return [...apiRoutes, ...self];
 }
@@ -124,9 +137,9 @@ export function openApiSources(selfModule?: object): Source[] {
 let cached: Promise<OpenApiDocument> | undefined;
 
 /** The document, built on the first call and kept: route modules do not change while a server runs. */
-export function openApiDocument(selfModule: object): Promise<OpenApiDocument> {
+export function openApiDocument(registry: ApiRegistry, selfModule: object): Promise<OpenApiDocument> {
   if (!cached) {
-    cached = buildOpenApi(openApiSources(selfModule)).then(({ document, problems }) => {
+    cached = buildOpenApi(openApiSources(registry, selfModule)).then(({ document, problems }) => {
       if (problems.length) logError("openapi: some routes could not be described", { problems });
       return document;
     });

@@ -23,7 +23,16 @@ export async function loadEditableApp(
   appId: string | undefined,
   notFound: MessageKey = "appNotFound",
 ): Promise<App> {
-  const app = appId && isUuid(appId) ? await findAppById(appId) : undefined;
-  if (!app || !session || !canEditApp(session, app)) throw new AppError("NOT_FOUND", notFound);
+  const app = await findEditableApp(session, appId);
+  if (!app) throw new AppError("NOT_FOUND", notFound);
   return app;
+}
+
+/** The app a builder edits, or nothing when it does not exist or they may not edit it (a page's 404). */
+export async function findEditableApp(
+  session: Session | null,
+  appId: string | undefined,
+): Promise<App | undefined> {
+  const app = appId && isUuid(appId) ? await findAppById(appId) : undefined;
+  return app && session && canEditApp(session, app) ? app : undefined;
 }

@@ -28,6 +28,16 @@ function assertGenerated(app: App) {
   if (app.type !== "generated") throw new AppError("BAD_REQUEST", "invalidInput", "NOT_A_GENERATED_APP");
 }
 
+/** The app's tools, in their order. */
+export function listAppTools(app: App): Promise<Tool[]> {
+  return listTools(app.id);
+}
+
+/** One tool of the app, or nothing. */
+export function findAppTool(app: App, toolId: string): Promise<Tool | undefined> {
+  return findTool(app.id, toolId);
+}
+
 async function requireTool(app: App, toolId: string): Promise<Tool> {
   const tool = await findTool(app.id, toolId);
   if (!tool) throw new AppError("NOT_FOUND", "toolNotFound");

@@ -5,8 +5,8 @@ import { normalizeEmail } from "@/lib/auth/email-address";
 import { isProduction } from "@/lib/env";
 
 /** The dev outbox: readable outside production only. */
-export async function listOutbox(to?: string) {
+export async function listOutbox(to?: string, limit?: number) {
   if (isProduction()) throw new AppError("NOT_FOUND", "notFound");
-  const mails = await listOutboxMails({ to: to ? normalizeEmail(to) : undefined });
+  const mails = await listOutboxMails({ to: to ? normalizeEmail(to) : undefined, limit });
   return { mails };
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as openApiRouteModule from "@/app/api/openapi.json/route";
+import * as registry from "@/app/api/routes.generated";
 import { db } from "@/db/client";
 import { accounts } from "@/db/schema";
 import { buildOpenApi, type OpenApiDocument, openApiSources } from "@/lib/api/openapi";
@@ -238,8 +239,8 @@ type Operation = {
 
 type Handler = Parameters<typeof call>[0];
 
-const { document: doc } = await buildOpenApi(openApiSources(openApiRouteModule));
-const sources = openApiSources(openApiRouteModule);
+const { document: doc } = await buildOpenApi(openApiSources(registry, openApiRouteModule));
+const sources = openApiSources(registry, openApiRouteModule);
 const operations = Object.entries(doc.paths).flatMap(([p, ops]) =>
   Object.entries(ops).map(([method, op]) => ({
     path: p,

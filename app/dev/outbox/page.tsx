@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { listOutboxMails } from "@/db/queries/outbox";
+import { listOutbox } from "@/lib/email/outbox";
 import { isProduction } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Outbox" };
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 // Development only: the mails that went to the outbox because SMTP_URL is not set.
 export default async function OutboxPage() {
   if (isProduction()) notFound();
-  const mails = await listOutboxMails({ limit: 50 });
+  const { mails } = await listOutbox(undefined, 50);
   return (
     <main className="mx-auto grid max-w-3xl gap-6 px-4 py-10">
       <div>

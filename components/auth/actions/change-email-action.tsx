@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { refreshSessionAction } from "@/app/(auth)/auth/actions";
 import { Button } from "@/components/ui/button";
+import { refreshSessionAction } from "@/lib/auth/session-actions";
 import { messages } from "@/lib/messages";
 import { ApiError, apiFetch } from "../api-client";
 import { AuthCard } from "../auth-card";

@@ -3,11 +3,10 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { AnalyticsView } from "@/components/analytics/analytics-view";
 import { AnalyticsNotPublished } from "@/components/analytics/not-published";
-import { findAppById } from "@/db/queries/apps";
 import { getAppAnalytics } from "@/lib/analytics/analytics";
 import { lastDays } from "@/lib/analytics/range";
 import { AnalyticsQuery } from "@/lib/analytics/schemas";
-import { canEditApp, isUuid } from "@/lib/apps/access";
+import { findEditableApp } from "@/lib/apps/access";
 import { getPageSession } from "@/lib/auth/page-session";
 import { ANALYTICS_PRESET_DAYS } from "@/lib/constants";
 import { messages } from "@/lib/messages";
@@ -20,9 +19,8 @@ type Props = {
 
 /** The app's owner (or an admin) sees it; anybody else gets the editor's 404, as for a missing app. */
 const editableApp = cache(async (appId: string) => {
-  const session = await getPageSession();
-  const app = isUuid(appId) ? await findAppById(appId) : undefined;
-  if (!app || !session || !canEditApp(session, app)) notFound();
+  const app = await findEditableApp(await getPageSession(), appId);
+  if (!app) notFound();
   return app;
 });
 

@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { AppEditor } from "@/components/editor/app-editor";
-import { findAppById } from "@/db/queries/apps";
-import { canEditApp, isUuid } from "@/lib/apps/access";
+import { findEditableApp } from "@/lib/apps/access";
 import { loadEditorApp } from "@/lib/apps/editor-app";
 import { getPageSession } from "@/lib/auth/page-session";
 import { messages } from "@/lib/messages";
@@ -18,8 +17,8 @@ type Props = { params: Promise<{ appId: string }> };
  */
 const editableApp = cache(async (appId: string) => {
   const session = await getPageSession();
-  const app = isUuid(appId) ? await findAppById(appId) : undefined;
-  if (!app || !session || !canEditApp(session, app)) notFound();
+  const app = await findEditableApp(session, appId);
+  if (!app || !session) notFound();
   return { app, session };
 });
 

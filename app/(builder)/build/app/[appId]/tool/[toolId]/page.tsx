@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ToolEditor } from "@/components/editor/tools/tool-editor";
-import { findAppById, findTool } from "@/db/queries/apps";
-import { canEditApp, isUuid } from "@/lib/apps/access";
+import { findEditableApp, isUuid } from "@/lib/apps/access";
 import { loadEditorApp, toolView } from "@/lib/apps/editor-app";
+import { findAppTool } from "@/lib/apps/tools";
 import { getPageSession } from "@/lib/auth/page-session";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/plans/text";
@@ -16,10 +16,9 @@ type Props = { params: Promise<{ appId: string; toolId: string }> };
  */
 async function editableTool({ appId, toolId }: { appId: string; toolId: string }) {
   const session = await getPageSession();
-  const app = isUuid(appId) ? await findAppById(appId) : undefined;
-  if (!app || !session || !canEditApp(session, app) || app.type !== "generated" || !isUuid(toolId))
-    notFound();
-  const tool = await findTool(app.id, toolId);
+  const app = await findEditableApp(session, appId);
+  if (!app || !session || app.type !== "generated" || !isUuid(toolId)) notFound();
+  const tool = await findAppTool(app, toolId);
   if (!tool) notFound();
   return { session, app, tool };
 }

@@ -1,0 +1,254 @@
+import fs from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+
+// npm run layers (and the "layers" step of npm test) - the import rule of the code base:
+//
+//   app/ (pages and routes) → components/ → lib/ (the domains) → db/
+//
+// Arrows point down only: db/ imports nothing of lib/ but its kernel (KERNEL), lib/ nothing of
+// components/ or app/, components/ nothing of app/, and app/ reads data through lib/ (where the
+// rules are), never db/ itself. And no folder (lib/<domain>, components/<folder>, db/<folder>)
+// imports another that imports it back, directly or around a circle.
+//
+// The imports are read by esbuild (already here for space-app previews), which resolves the
+// tsconfig paths as the build does: dependency-cruiser, the usual tool, parses TypeScript with the
+// `typescript` package's compiler API, which TypeScript 7 no longer ships (docs/architecture.md,
+// "The layer rule"). Type-only imports leave no trace in the output and are not checked.
+//
+// What broke the rule when it came is listed in scripts/layers-known.json: any other breach
+// fails, and so does a listed one that is gone (the list only shrinks). `npm run layers --
+// --update` rewrites the list; `-- --graph` writes the folder graph to docs/layers.md.
+
+const ROOTS = ["lib", "db", "components", "app"];
+const EXTRA_FILES = ["proxy.ts", "instrumentation.ts"];
+const KNOWN_FILE = "scripts/layers-known.json";
+const GRAPH_FILE = "docs/layers.md";
+
+/** lib/ modules below db/: they import no other module of ours but each other. */
+const KERNEL = /^lib\/(log|env|constants)\.ts$/;
+
+type Rule = { name: string; from: RegExp; to: RegExp; allowed?: (from: string, to: string) => boolean };
+
+const RULES: Rule[] = [
+  {
+    name: "db imports nothing above it",
+    from: /^db\//,
+    to: /^(lib|components|app)\//,
+    allowed: (_, to) => KERNEL.test(to),
+  },
+  {
+    name: "the kernel imports nothing but the kernel",
+    from: KERNEL,
+    to: /^(lib|db|components|app)\//,
+    allowed: (_, to) => KERNEL.test(to),
+  },
+  { name: "lib imports no component or route", from: /^lib\//, to: /^(components|app)\// },
+  { name: "components import no page or route", from: /^components\//, to: /^app\// },
+  {
+    name: "pages and routes read data through lib",
+    from: /^app\//,
+    to: /^db\//,
+    // The benchmark's bare baselines do on purpose what a route does without our layers.
+    allowed: (from) => from.startsWith("app/api/bench/"),
+  },
+];
+
+type Known = { imports: string[]; folderCycles: string[] };
+
+function sourceFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (/\.(ts|tsx|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) files.push(p);
+    }
+  };
+  for (const root of ROOTS) walk(root);
+  return [...files, ...EXTRA_FILES.filter((f) => fs.existsSync(f))];
+}
+
+/** Every import between our own files, as [from, to] paths relative to the repository. */
+async function importEdges(): Promise<[string, string][]> {
+  const result = await build({
+    entryPoints: sourceFiles(),
+    bundle: true,
+    write: false,
+    metafile: true,
+    outdir: ".data/layers-out",
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    jsx: "automatic",
+    logLevel: "silent",
+    loader: { ".css": "empty", ".png": "empty", ".svg": "empty", ".woff2": "empty" },
+  });
+  const edges: [string, string][] = [];
+  for (const [from, input] of Object.entries(result.metafile.inputs)) {
+    for (const imported of input.imports) if (!imported.external) edges.push([from, imported.path]);
+  }
+  return edges;
+}
+
+/** The folder a file counts in for cycles: lib/<domain>, components/<folder>, db/<folder>, or app. */
+function folderOf(file: string): string | null {
+  if (file.startsWith("app/")) return "app";
+  const m = /^(lib|components|db)\/([^/]+)(\/)?/.exec(file);
+  if (!m) return null;
+  // A file at the root of lib/ (messages, constants, env...) is a folder of its own.
+  return m[3] ? `${m[1]}/${m[2]}` : `${m[1]}/${m[2]!.replace(/\.(ts|tsx|mjs)$/, "")}`;
+}
+
+/** The folder graph's edges that lie on a cycle (both ends in one strongly connected component). */
+function cycleEdges(graph: Map<string, Set<string>>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const component = new Map<string, number>();
+  const stack: string[] = [];
+  let next = 0;
+  let components = 0;
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (!component.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      let w: string;
+      do {
+        w = stack.pop()!;
+        component.set(w, components);
+      } while (w !== v);
+      components++;
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  const onCycle: string[] = [];
+  for (const [from, tos] of graph) {
+    for (const to of tos) if (component.get(from) === component.get(to)) onCycle.push(`${from} -> ${to}`);
+  }
+  return onCycle.sort();
+}
+
+function folderGraph(edges: [string, string][]): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const [from, to] of edges) {
+    const a = folderOf(from);
+    const b = folderOf(to);
+    if (!a || !b || a === b) continue;
+    if (!graph.has(a)) graph.set(a, new Set());
+    if (!graph.has(b)) graph.set(b, new Set());
+    graph.get(a)!.add(b);
+  }
+  return graph;
+}
+
+function breaches(edges: [string, string][]): string[] {
+  const found = new Set<string>();
+  for (const [from, to] of edges) {
+    for (const rule of RULES) {
+      if (rule.from.test(from) && rule.to.test(to) && !rule.allowed?.(from, to)) {
+        found.add(`${from} -> ${to} (${rule.name})`);
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+function mermaid(graph: Map<string, Set<string>>, onCycle: Set<string>): string {
+  const id = (folder: string) => folder.replace(/[^a-zA-Z0-9]/g, "_");
+  const lines = ["```mermaid", "flowchart TD"];
+  const layers: [string, RegExp][] = [
+    ["app", /^app$/],
+    ["components", /^components\//],
+    ["lib", /^lib\//],
+    ["db", /^db\//],
+  ];
+  for (const [name, match] of layers) {
+    lines.push(`  subgraph ${name}_layer [${name}]`);
+    for (const folder of [...graph.keys()].filter((f) => match.test(f)).sort()) {
+      lines.push(`    ${id(folder)}["${folder}"]`);
+    }
+    lines.push("  end");
+  }
+  let n = 0;
+  const red: number[] = [];
+  for (const from of [...graph.keys()].sort()) {
+    for (const to of [...graph.get(from)!].sort()) {
+      if (onCycle.has(`${from} -> ${to}`)) red.push(n);
+      lines.push(`  ${id(from)} --> ${id(to)}`);
+      n++;
+    }
+  }
+  if (red.length) lines.push(`  linkStyle ${red.join(",")} stroke:#d33`);
+  lines.push("```");
+  return lines.join("\n");
+}
+
+async function main(): Promise<number> {
+  const args = new Set(process.argv.slice(2));
+  const edges = await importEdges();
+  const graph = folderGraph(edges);
+  const now: Known = { imports: breaches(edges), folderCycles: cycleEdges(graph) };
+
+  if (args.has("--graph")) {
+    const text = [
+      "# Layers: which folder imports which",
+      "",
+      "Written by `npm run layers -- --graph` (scripts/layers.ts) from the imports esbuild resolves:",
+      "an arrow is at least one import. Red arrows lie on a cycle between folders, still to be undone",
+      '(scripts/layers-known.json). The rule itself is in docs/architecture.md, "The layer rule".',
+      "",
+      mermaid(graph, new Set(now.folderCycles)),
+      "",
+    ].join("\n");
+    fs.writeFileSync(GRAPH_FILE, text);
+    console.log(`layers: ${GRAPH_FILE} written`);
+  }
+  if (args.has("--update")) {
+    fs.writeFileSync(KNOWN_FILE, `${JSON.stringify(now, null, 2)}\n`);
+    console.log(
+      `layers: ${KNOWN_FILE} rewritten (${now.imports.length} imports, ${now.folderCycles.length} cycle edges)`,
+    );
+    return 0;
+  }
+
+  const known: Known = JSON.parse(fs.readFileSync(KNOWN_FILE, "utf8"));
+  const added = [
+    ...now.imports.filter((i) => !known.imports.includes(i)),
+    ...now.folderCycles
+      .filter((c) => !known.folderCycles.includes(c))
+      .map((c) => `${c} (folders in a cycle)`),
+  ];
+  const gone = [
+    ...known.imports.filter((i) => !now.imports.includes(i)),
+    ...known.folderCycles.filter((c) => !now.folderCycles.includes(c)),
+  ];
+  for (const a of added) console.error(`layers: breaks the import rule: ${a}`);
+  for (const g of gone) console.error(`layers: no longer true, remove it from ${KNOWN_FILE}: ${g}`);
+  if (added.length || gone.length) {
+    console.error(
+      `layers: ${added.length} new breach(es), ${gone.length} stale entr(ies). The rule: scripts/layers.ts. ` +
+        "Once only stale entries remain: npm run layers -- --update",
+    );
+    return 1;
+  }
+  console.log(
+    `layers: ${edges.length} imports checked; ${known.imports.length} known breaches and ` +
+      `${known.folderCycles.length} known cycle edges left to undo`,
+  );
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
