@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { closeDb, db } from "@/db/client";
-import { boss, stopBoss } from "@/lib/jobs/boss";
 import { runDueJobs } from "@/lib/jobs/worker";
+import { boss, stopBoss } from "@/lib/queue/boss";
 
 // A worker process for the memory benchmark (bench/context.ts), started as `npm run worker` starts
 // one (node --conditions=react-server with tsx's loader): it loads the worker's modules, opens its

@@ -9,8 +9,8 @@ import { findContextItem } from "@/db/queries/context";
 import { ingestFile } from "@/lib/context/files";
 import { ingestText } from "@/lib/context/items";
 import { findMatchingRows, type RowCondition } from "@/lib/context/retrieve";
-import { stopBoss } from "@/lib/jobs/boss";
 import { runDueJobs } from "@/lib/jobs/worker";
+import { stopBoss } from "@/lib/queue/boss";
 import { newApp, uploadOf } from "./context-app";
 import { makeReportPdf, writeProductsCsv } from "./context-fixtures";
 import {

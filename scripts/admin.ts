@@ -2,7 +2,7 @@ import "./load-env";
 import { closeDb } from "../db/client";
 import { changeBuilderByEmail, listBuildersForAdmin } from "../lib/accounts/admin-builders";
 import { type AdminBuilder, AdminPlanSchema } from "../lib/accounts/admin-schemas";
-import { AppError } from "../lib/api/errors";
+import { AppError } from "../lib/errors";
 import { messages } from "../lib/messages";
 import { PLAN_IDS } from "../lib/plans/catalogue";
 import { ensureDatabaseUrl } from "./prepare-env";

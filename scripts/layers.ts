@@ -16,17 +16,14 @@ import { build } from "esbuild";
 // `typescript` package's compiler API, which TypeScript 7 no longer ships (docs/architecture.md,
 // "The layer rule"). Type-only imports leave no trace in the output and are not checked.
 //
-// What broke the rule when it came is listed in scripts/layers-known.json: any other breach
-// fails, and so does a listed one that is gone (the list only shrinks). `npm run layers --
-// --update` rewrites the list; `-- --graph` writes the folder graph to docs/layers.md.
+// `npm run layers -- --graph` also writes the folder graph to docs/layers.md.
 
 const ROOTS = ["lib", "db", "components", "app"];
 const EXTRA_FILES = ["proxy.ts", "instrumentation.ts"];
-const KNOWN_FILE = "scripts/layers-known.json";
 const GRAPH_FILE = "docs/layers.md";
 
 /** lib/ modules below db/: they import no other module of ours but each other. */
-const KERNEL = /^lib\/(log|env|constants)\.ts$/;
+const KERNEL = /^lib\/(log|env|constants|messages|text|errors|ids|storable-text)\.ts$/;
 
 type Rule = { name: string; from: RegExp; to: RegExp; allowed?: (from: string, to: string) => boolean };
 
@@ -53,8 +50,6 @@ const RULES: Rule[] = [
     allowed: (from) => from.startsWith("app/api/bench/"),
   },
 ];
-
-type Known = { imports: string[]; folderCycles: string[] };
 
 function sourceFiles(): string[] {
   const files: string[] = [];
@@ -160,7 +155,7 @@ function breaches(edges: [string, string][]): string[] {
   return [...found].sort();
 }
 
-function mermaid(graph: Map<string, Set<string>>, onCycle: Set<string>): string {
+function mermaid(graph: Map<string, Set<string>>): string {
   const id = (folder: string) => folder.replace(/[^a-zA-Z0-9]/g, "_");
   const lines = ["```mermaid", "flowchart TD"];
   const layers: [string, RegExp][] = [
@@ -176,72 +171,37 @@ function mermaid(graph: Map<string, Set<string>>, onCycle: Set<string>): string 
     }
     lines.push("  end");
   }
-  let n = 0;
-  const red: number[] = [];
   for (const from of [...graph.keys()].sort()) {
-    for (const to of [...graph.get(from)!].sort()) {
-      if (onCycle.has(`${from} -> ${to}`)) red.push(n);
-      lines.push(`  ${id(from)} --> ${id(to)}`);
-      n++;
-    }
+    for (const to of [...graph.get(from)!].sort()) lines.push(`  ${id(from)} --> ${id(to)}`);
   }
-  if (red.length) lines.push(`  linkStyle ${red.join(",")} stroke:#d33`);
   lines.push("```");
   return lines.join("\n");
 }
 
 async function main(): Promise<number> {
-  const args = new Set(process.argv.slice(2));
   const edges = await importEdges();
   const graph = folderGraph(edges);
-  const now: Known = { imports: breaches(edges), folderCycles: cycleEdges(graph) };
-
-  if (args.has("--graph")) {
+  const cycles = cycleEdges(graph);
+  if (process.argv.includes("--graph")) {
     const text = [
       "# Layers: which folder imports which",
       "",
-      "Written by `npm run layers -- --graph` (scripts/layers.ts) from the imports esbuild resolves:",
-      "an arrow is at least one import. Red arrows lie on a cycle between folders, still to be undone",
-      '(scripts/layers-known.json). The rule itself is in docs/architecture.md, "The layer rule".',
+      "Written by `npm run layers -- --graph` (scripts/layers.ts) from the imports esbuild resolves: an",
+      'arrow is at least one import. The rule is in [architecture.md, "The layer rule"](architecture.md#the-layer-rule).',
       "",
-      mermaid(graph, new Set(now.folderCycles)),
+      mermaid(graph),
       "",
     ].join("\n");
     fs.writeFileSync(GRAPH_FILE, text);
     console.log(`layers: ${GRAPH_FILE} written`);
   }
-  if (args.has("--update")) {
-    fs.writeFileSync(KNOWN_FILE, `${JSON.stringify(now, null, 2)}\n`);
-    console.log(
-      `layers: ${KNOWN_FILE} rewritten (${now.imports.length} imports, ${now.folderCycles.length} cycle edges)`,
-    );
-    return 0;
-  }
-
-  const known: Known = JSON.parse(fs.readFileSync(KNOWN_FILE, "utf8"));
-  const added = [
-    ...now.imports.filter((i) => !known.imports.includes(i)),
-    ...now.folderCycles
-      .filter((c) => !known.folderCycles.includes(c))
-      .map((c) => `${c} (folders in a cycle)`),
-  ];
-  const gone = [
-    ...known.imports.filter((i) => !now.imports.includes(i)),
-    ...known.folderCycles.filter((c) => !now.folderCycles.includes(c)),
-  ];
-  for (const a of added) console.error(`layers: breaks the import rule: ${a}`);
-  for (const g of gone) console.error(`layers: no longer true, remove it from ${KNOWN_FILE}: ${g}`);
-  if (added.length || gone.length) {
-    console.error(
-      `layers: ${added.length} new breach(es), ${gone.length} stale entr(ies). The rule: scripts/layers.ts. ` +
-        "Once only stale entries remain: npm run layers -- --update",
-    );
+  const found = [...breaches(edges), ...cycles.map((c) => `${c} (folders that import each other)`)];
+  for (const f of found) console.error(`layers: breaks the import rule: ${f}`);
+  if (found.length) {
+    console.error(`layers: ${found.length} breach(es) of the import rule (scripts/layers.ts)`);
     return 1;
   }
-  console.log(
-    `layers: ${edges.length} imports checked; ${known.imports.length} known breaches and ` +
-      `${known.folderCycles.length} known cycle edges left to undo`,
-  );
+  console.log(`layers: ${edges.length} imports between ${graph.size} folders follow the import rule`);
   return 0;
 }
 

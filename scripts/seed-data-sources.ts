@@ -2,8 +2,8 @@ import { listContextItems, renameContextItem } from "../db/queries/context";
 import type { App } from "../db/schema";
 import { ingestFile } from "../lib/context/files";
 import { ingestText } from "../lib/context/items";
-import { stopBoss } from "../lib/jobs/boss";
 import { runDueJobs } from "../lib/jobs/worker";
+import { stopBoss } from "../lib/queue/boss";
 
 // The Demo App's data sources for npm run db:seed (issue 9): a text, a CSV item list and a PDF,
 // added through the services the ingest routes call and ingested at once through the worker's

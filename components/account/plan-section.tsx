@@ -4,7 +4,7 @@ import type { SessionAccount } from "@/db/queries/sessions";
 import { messages } from "@/lib/messages";
 import { isBuilderAccountView } from "@/lib/plans/capabilities";
 import { findPlan } from "@/lib/plans/catalogue";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 /**
  * The account's plan in /settings. The builder account view (a builder with business

@@ -16,7 +16,7 @@ import {
 } from "@/lib/accounts/admin-schemas";
 import { messages } from "@/lib/messages";
 import { PLAN_CATALOGUE } from "@/lib/plans/catalogue";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 // Typing pauses this long before the list is asked again.
 const SEARCH_DELAY_MS = 250;

@@ -10,7 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { lastDays } from "@/lib/analytics/range";
 import type { AnalyticsRunsPage, AppAnalytics } from "@/lib/analytics/schemas";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { StatusBreakdown, SummaryTiles, TopTools } from "./breakdowns";
 import { type ChartRow, type ChartSeries, chartSummary, DayChart } from "./day-chart";
 import { formatCompactNumber, formatDollars } from "./format";

@@ -3,7 +3,7 @@
 import { useId } from "react";
 import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { formatCompactNumber, formatDayLong, formatDayShort, niceTicks } from "./format";
 
 /** One value per day drawn by a chart: bars (stacked when they share `stack`) or a line. */

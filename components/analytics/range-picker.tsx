@@ -7,7 +7,7 @@ import { Label } from "@/components/ui/label";
 import { isIsoDay, rangeDays, todayUtc } from "@/lib/analytics/range";
 import { ANALYTICS_MAX_DAYS, ANALYTICS_PRESET_DAYS } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { formatDayLong } from "./format";
 

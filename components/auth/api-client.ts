@@ -1,6 +1,6 @@
 "use client";
 
-import type { ErrorBody } from "@/lib/api/errors";
+import type { ErrorBody } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 import { getBearerToken } from "./token-store";
 

@@ -7,7 +7,7 @@ import { apiFetch } from "@/components/auth/api-client";
 import { SALE_ID_PARAM } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { findPlan } from "@/lib/plans/catalogue";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { type AccountSnapshot, type SaleSnapshot, waitForPayment } from "./wait-for-payment";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

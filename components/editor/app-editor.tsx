@@ -37,7 +37,7 @@ const SettingsPanel = dynamic(() => import("./settings/settings-panel").then((m)
 });
 // A space app's editor is its chat beside the preview (components/space/chat), in its own chunk.
 const SpaceEditorFrame = dynamic(() =>
-  import("@/components/space/chat/space-editor-frame").then((m) => m.SpaceEditorFrame),
+  import("@/components/editor/space-editor-frame").then((m) => m.SpaceEditorFrame),
 );
 const DatabasePanel = dynamic(() => import("./database/database-panel").then((m) => m.DatabasePanel), {
   ssr: false,

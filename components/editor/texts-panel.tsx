@@ -8,7 +8,7 @@ import { fieldTag, isTagUsed } from "@/lib/apps/field-rules";
 import type { AppContent } from "@/lib/apps/schemas";
 import { APP_TEXT_MAX, EXAMPLES_MAX, INSTRUCTIONS_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { PanelHeading, SwitchRow, TextAreaField, TextField } from "./panel-parts";
 
 /** The content keys this panel edits (an app's or a tool's content has them all). */

@@ -11,7 +11,7 @@ import {
   DropdownMenuSeparator,
 } from "@/components/ui/dropdown-menu";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { appKind, appName, type HomeApp } from "./app-kinds";
 import { RelativeTime } from "./relative-time";
 

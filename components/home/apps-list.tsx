@@ -9,7 +9,7 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { AppCard } from "./app-card";
 import { appName, type HomeApp } from "./app-kinds";
 import { CreateAppDialog } from "./create-app-dialog";

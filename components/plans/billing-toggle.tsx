@@ -3,7 +3,7 @@
 import { useId } from "react";
 import { messages } from "@/lib/messages";
 import type { BillingInterval } from "@/lib/plans/schemas";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 
 const options: { value: BillingInterval; label: string }[] = [

@@ -11,7 +11,7 @@ import { SALE_ID_PARAM } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { findPlan } from "@/lib/plans/catalogue";
 import { type BillingInterval, type CheckoutBody, CheckoutResponse } from "@/lib/plans/schemas";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 /** Where asking for a plan got to. */
 export type PlanRequest =

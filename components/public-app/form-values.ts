@@ -1,8 +1,8 @@
 import type { PublicContent, PublicField } from "@/lib/apps/public-content";
 import { RESERVED_FIELD_NAME } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { RunInputValue } from "@/lib/runs/schemas";
+import { fillTemplate } from "@/lib/text";
 
 // The values of a tool's form on the public page, kept as the controls hold them (text, or the
 // picked labels of a multiselect), and turned into the run's `inputs`. The checks

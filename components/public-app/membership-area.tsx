@@ -1,6 +1,6 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { loadMembershipState, membershipApp } from "@/lib/payments/membership";
 import { MembershipGate } from "./membership-gate";
 

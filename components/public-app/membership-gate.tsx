@@ -17,7 +17,7 @@ import {
 import { safeHref } from "@/lib/apps/safe-link";
 import { messages } from "@/lib/messages";
 import type { MembershipProduct, MembershipState } from "@/lib/payments/schemas";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 // The membership gate of a published app with paid memberships: a signed-in end
 // user without a membership is offered the product, with a link to buy it on Gumroad, and

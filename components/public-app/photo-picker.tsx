@@ -2,14 +2,14 @@
 
 import { CameraIcon, ImageIcon, ImageUpIcon, Trash2Icon, XIcon } from "lucide-react";
 import * as React from "react";
-import { UploadProgress } from "@/components/editor/data-sources/file-drop";
 import { UploadError } from "@/components/uploads/upload-image";
+import { UploadProgress } from "@/components/uploads/upload-progress";
 import type { PublicField } from "@/lib/apps/public-content";
 import { safeImageSrc } from "@/lib/apps/safe-link";
 import { IMAGE_MAX_BYTES } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { RUN_PHOTO_ACCEPT } from "@/lib/runs/run-photo";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { type PhotoTarget, uploadRunPhoto } from "./upload-run-photo";
 

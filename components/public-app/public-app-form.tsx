@@ -7,7 +7,7 @@ import { safeImageSrc } from "@/lib/apps/safe-link";
 import type { InputStep } from "@/lib/apps/schemas";
 import { RESERVED_FIELD_NAME, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { checkFields, type FieldError, type FormValues } from "./form-values";
 import { PhotoPicker } from "./photo-picker";

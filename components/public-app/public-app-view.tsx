@@ -4,7 +4,7 @@ import type { PublicContent, PublicStyle } from "@/lib/apps/public-content";
 import { safeHref, safeImageSrc } from "@/lib/apps/safe-link";
 import type { AppType } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { AppLink } from "./app-link";
 import { contrastRatio, isDarkColor, shownTextColors, withAlpha } from "./colors";

@@ -1,8 +1,8 @@
 import { ApiError } from "@/components/auth/api-client";
 import { messages } from "@/lib/messages";
 import { type MembershipProduct, MembershipProduct as MembershipProductSchema } from "@/lib/payments/schemas";
-import { fillTemplate } from "@/lib/plans/text";
 import { RunLimitInfo } from "@/lib/runs/schemas";
+import { fillTemplate } from "@/lib/text";
 
 // What a refused run tells the user: the server's message as it is, with the field, product or
 // limit it names; a reached limit's reset time in the reader's own time zone (the server's

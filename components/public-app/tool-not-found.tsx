@@ -4,7 +4,7 @@ import { CompassIcon } from "lucide-react";
 import { usePathname } from "next/navigation";
 import { NoticeCard } from "@/components/shell/notice-card";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 /** The path asked for, from the address: Next gives not-found pages no params. */
 function pathFrom(pathname: string): { path: string; appId: string | null } {

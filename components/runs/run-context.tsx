@@ -6,8 +6,8 @@ import { apiFetch } from "@/components/auth/api-client";
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { type MessageKey, messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { RunContextAnswer, RunContextEmpty } from "@/lib/runs/schemas";
+import { fillTemplate } from "@/lib/text";
 
 // "Data used": what a run's model was grounded in, for the app's builder (GET
 // /api/apps/{appId}/runs/{runId}/context, read when shown). Each excerpt (or item-list row) is a

@@ -4,13 +4,13 @@ import { AlertTriangleIcon, LoaderCircleIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import {
   PREVIEW_MESSAGE,
   PREVIEW_SANDBOX,
   type PreviewAnswer,
   type PreviewIssue,
 } from "@/lib/space/preview/types";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { readFrameIssues } from "./preview-messages";
 

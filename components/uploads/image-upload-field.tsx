@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { ApiError } from "@/components/auth/api-client";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { type UploadKind, uploadIdFromUrl } from "@/lib/uploads/schemas";
 import { cn } from "@/lib/utils";
 import { deleteUploadedImage, UploadError, uploadImage } from "./upload-image";

@@ -1,7 +1,7 @@
 import "server-only";
 import { findCheckoutSale, insertAccountIfMissing } from "@/db/queries/accounts";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 
 /**
  * POST /api/live_api/account/create. Idempotent. With a sale id, the account is created by

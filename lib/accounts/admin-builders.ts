@@ -5,9 +5,9 @@ import {
   listBuilderAccounts,
   updateBuilderAccount,
 } from "@/db/queries/admin-builders";
-import { AppError } from "@/lib/api/errors";
-import { normalizeEmail } from "@/lib/auth/email-address";
 import type { Session } from "@/lib/auth/session";
+import { normalizeEmail } from "@/lib/email/address";
+import { AppError } from "@/lib/errors";
 import {
   ADMIN_BUILDERS_PAGE,
   type AdminBuilder,

@@ -1,7 +1,7 @@
 import "server-only";
 import { counter } from "@/db/queries/rate-limits";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 import { recommendedPlanFor, type UpgradeReason } from "@/lib/plans/upgrade-reasons";
 import { type Reservation, reserveSteps } from "@/lib/security/rate-limit";

@@ -1,8 +1,8 @@
 import "server-only";
 import { createOpenAICompatible, type OpenAICompatibleProvider } from "@ai-sdk/openai-compatible";
-import { AppError } from "@/lib/api/errors";
 import { DEFAULT_MODEL } from "@/lib/constants";
 import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { httpFetch } from "./http-fetch";
 
 // The model provider, from the environment: any OpenAI-compatible endpoint (AI_BASE_URL with

@@ -8,8 +8,8 @@ import {
 } from "@/db/queries/analytics";
 import { listTools } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { ANALYTICS_MAX_DAYS, ANALYTICS_RUNS_PAGE, ANALYTICS_TOP_TOOLS } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 import { rangeDays, resolveRange } from "./range";
 import {

@@ -1,8 +1,8 @@
 import { IMAGE_MAX_BYTES } from "@/lib/constants";
+import type { FilledMessage } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
 import { BASE_UPLOAD_BYTES } from "@/lib/plans/capabilities";
 import { formatMegabytes } from "@/lib/plans/features";
-import type { FilledMessage } from "./errors";
 
 /** The largest context file any plan may upload: paid plans' twice the base size. */
 const CONTEXT_FILE_MAX_BYTES = 2 * BASE_UPLOAD_BYTES;

@@ -49,7 +49,7 @@ const COMPONENTS = {
   schemas: {
     Error: {
       type: "object",
-      description: "Every error answer (lib/api/errors.ts). Some carry more fields beside `error`.",
+      description: "Every error answer (lib/errors.ts). Some carry more fields beside `error`.",
       required: ["error"],
       properties: {
         error: {

@@ -1,5 +1,5 @@
+import { AppError, type FilledMessage } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
-import { AppError, type FilledMessage } from "./errors";
 
 const tooLarge = (message: MessageKey | FilledMessage) => new AppError("PAYLOAD_TOO_LARGE", message);
 

@@ -6,12 +6,12 @@ import type { App } from "@/db/schema";
 import { loadEditableApp } from "@/lib/apps/access";
 import { loadSession, readSessionToken, type Session } from "@/lib/auth/session";
 import { appOrigin } from "@/lib/env";
+import { AppError, type ErrorBody } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { type MessageKey, messages } from "@/lib/messages";
 import { clientIp } from "@/lib/security/client-ip";
 import { apiSecurityHeaders } from "@/lib/security/headers";
 import { BODY_CAP_MESSAGES, BODY_CAPS, type BodyCap } from "./body-caps";
-import { AppError, type ErrorBody } from "./errors";
 import { assertDeclaredLength, readBodyCapped } from "./read-body";
 
 /**

@@ -1,8 +1,8 @@
 import "server-only";
 import { findAppById } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import type { MessageKey } from "@/lib/messages";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { findAppById, insertAppIfMissing, listAppsByOwner } from "@/db/queries/apps";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { appView } from "./editor-app";
 import { AppContent, type CreateAppBody } from "./schemas";
 

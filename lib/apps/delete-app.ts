@@ -1,7 +1,7 @@
 import "server-only";
 import { deleteAppRow } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { deleteAppUploads } from "@/lib/uploads/upload-image";
 
 /** DELETE /api/apps/{appId}: the app, its tools, settings, style (rows cascade) and its stored images. */

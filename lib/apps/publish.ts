@@ -1,7 +1,7 @@
 import "server-only";
 import { setAppStatus } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { appView } from "./editor-app";
 
 /** POST /api/apps/{appId}/status: publish (active) or unpublish (draft). "Publishing is reachable by any builder." */

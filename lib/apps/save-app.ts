@@ -1,8 +1,8 @@
 import "server-only";
 import { findAppById, updateAppContentAt } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { appView, loadSettings, ownerCapabilities } from "./editor-app";
 import { checkContent, type FieldRuleContext, normalizeField, type RuleError } from "./field-rules";
 import { AppContent, type AppContentPatch, type SaveAppBody } from "./schemas";

@@ -1,8 +1,8 @@
 import "server-only";
 import { touchApp, writeAppSettingsAt, writeAppStyleAt } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 import { loadSettings, loadStyle, ownerCapabilities } from "./editor-app";
 import { checkCategoryName } from "./field-rules";

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import {
   APP_BUILDER_VERSION,
   APP_TEXT_MAX,
@@ -17,6 +16,7 @@ import {
   TOOL_PATH_MAX,
   URL_MAX,
 } from "@/lib/constants";
+import { storableString } from "@/lib/storable-text";
 import { safeHref, safeImageSrc } from "./safe-link";
 
 // The shapes of an app's editable parts, shared by the routes (validation), the editor (types,

@@ -1,7 +1,7 @@
 import "server-only";
 import { findAppById } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { isUuid } from "./access";
 
 /** End users sign in only to apps that exist and are published. */

@@ -13,8 +13,8 @@ import {
   updateToolAt,
 } from "@/db/queries/apps";
 import type { App, Tool } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { deleteToolUploads } from "@/lib/uploads/upload-image";
 import { ownerCapabilities, toolView } from "./editor-app";
 import { checkContent, checkToolPath, normalizeField } from "./field-rules";

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/db/client";
 import { revokeUserSessions } from "@/db/queries/sessions";
 import { updateUser } from "@/db/queries/users";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { userWithCurrentPassword } from "./current-password";
 import { hashPassword, isWeakPassword } from "./password";
 import type { Session } from "./session";

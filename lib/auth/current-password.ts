@@ -1,7 +1,7 @@
 import "server-only";
 import { findUserById } from "@/db/queries/users";
 import type { User } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { reserveLoginAttempt } from "@/lib/security/rate-limit";
 import { verifyPassword } from "./password";
 

@@ -3,7 +3,7 @@ import { consumeAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes"
 import { findUserById } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { CUSTOM_TOKEN_TTL_S } from "@/lib/constants";
-import { hashSecret, randomToken } from "./codes-crypto";
+import { hashSecret, randomToken } from "@/lib/security/codes-crypto";
 
 // A custom token is a single-use ticket, exchanged for a session by the "token" sign-in
 // provider: how a validated one-time code or magic link becomes a signed-in browser.

@@ -2,7 +2,7 @@ import "server-only";
 import { findUserByEmail, insertUser, updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { requirePublishedApp } from "@/lib/apps/tenant";
-import { normalizeEmail } from "./email-address";
+import { normalizeEmail } from "@/lib/email/address";
 import { markAddressProven } from "./prove-address";
 
 /** Set by the popup before it leaves for Google: which app's end user is signing in. */

@@ -1,11 +1,11 @@
 import "server-only";
 import { findUserByEmail } from "@/db/queries/users";
 import type { User } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { tenantOf } from "@/lib/apps/tenant";
+import { isValidEmail, normalizeEmail } from "@/lib/email/address";
+import { AppError } from "@/lib/errors";
 import { reserveLoginAttempt } from "@/lib/security/rate-limit";
 import { issueBearerToken } from "./bearer";
-import { isValidEmail, normalizeEmail } from "./email-address";
 import { verifyPassword } from "./password";
 import { type SessionMeta, startSession } from "./sessions";
 

@@ -10,19 +10,19 @@ import {
 } from "@/db/queries/auth-codes";
 import { findUserByEmail, insertUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { requirePublishedApp } from "@/lib/apps/tenant";
 import { MAGIC_CODE_MAX_ATTEMPTS, MAGIC_CODE_TTL_S, MAGIC_CODES_LIVE_PER_ADDRESS } from "@/lib/constants";
+import { isValidEmail, normalizeEmail } from "@/lib/email/address";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, magicCodeMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
-import { queueAuthMail } from "@/lib/jobs/enqueue";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
+import { queueAuthMail } from "@/lib/queue/enqueue";
+import { hashSecret, randomSixDigitCode, randomToken, safeEqual } from "@/lib/security/codes-crypto";
 import { assertMailSendAllowed, reserveCodeAttempt } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
-import { hashSecret, randomSixDigitCode, randomToken, safeEqual } from "./codes-crypto";
 import { createCustomToken } from "./custom-token";
-import { isValidEmail, normalizeEmail } from "./email-address";
 import { markAddressProven } from "./prove-address";
 
 /**

@@ -6,7 +6,7 @@ import type { User } from "@/db/schema";
 import { sendMail } from "@/lib/email/send";
 import { passwordRemovedMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
-import { queueAuthNotice } from "@/lib/jobs/enqueue";
+import { queueAuthNotice } from "@/lib/queue/enqueue";
 
 /**
  * The address of `user` was just proven by a code, a link or Google. A password set while the

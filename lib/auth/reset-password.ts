@@ -8,18 +8,18 @@ import {
 } from "@/db/queries/auth-codes";
 import { revokeUserSessions } from "@/db/queries/sessions";
 import { findUserByEmail, findUserById, updateUser } from "@/db/queries/users";
-import { AppError } from "@/lib/api/errors";
 import { tenantOf } from "@/lib/apps/tenant";
 import { EMAIL_LINK_TTL_S } from "@/lib/constants";
+import { isValidEmail, normalizeEmail } from "@/lib/email/address";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, resetPasswordMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
-import { queueAuthMail } from "@/lib/jobs/enqueue";
+import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
+import { queueAuthMail } from "@/lib/queue/enqueue";
+import { hashSecret, randomToken } from "@/lib/security/codes-crypto";
 import { assertMailSendAllowed } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
-import { hashSecret, randomToken } from "./codes-crypto";
-import { isValidEmail, normalizeEmail } from "./email-address";
 import { hashPassword, isWeakPassword } from "./password";
 
 export type SendResetInput = { email: string; mainAppId?: string | null; continueUrl?: string };

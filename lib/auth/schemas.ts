@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import {
   APP_ID_MAX,
   CODE_MAX,
@@ -9,6 +8,7 @@ import {
   PASSWORD_MAX,
   URL_MAX,
 } from "@/lib/constants";
+import { storableString } from "@/lib/storable-text";
 
 // Request shapes of the identity and account routes. Semantic checks (a valid email, a strong
 // password) happen in the services so that each failure gets its own catalogue message; every

@@ -1,9 +1,9 @@
 import "server-only";
 import { insertUser } from "@/db/queries/users";
-import { AppError } from "@/lib/api/errors";
 import { tenantOf } from "@/lib/apps/tenant";
+import { isValidEmail, normalizeEmail } from "@/lib/email/address";
+import { AppError } from "@/lib/errors";
 import { reserveSignupAttempt } from "@/lib/security/rate-limit";
-import { isValidEmail, normalizeEmail } from "./email-address";
 import { hashPassword, isWeakPassword } from "./password";
 
 export type SignUpInput = { email: string; password: string; appId?: string };

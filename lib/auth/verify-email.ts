@@ -3,15 +3,15 @@ import { findAppById } from "@/db/queries/apps";
 import { consumeAuthCodeByToken, findAuthCodeByToken, insertAuthCode } from "@/db/queries/auth-codes";
 import { findUserById, updateUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { EMAIL_LINK_TTL_S } from "@/lib/constants";
 import { sendMail } from "@/lib/email/send";
 import { actionLink, verifyEmailMail } from "@/lib/email/templates";
 import { appOrigin } from "@/lib/env";
-import { queueAuthMail } from "@/lib/jobs/enqueue";
+import { AppError } from "@/lib/errors";
+import { queueAuthMail } from "@/lib/queue/enqueue";
+import { hashSecret, randomToken } from "@/lib/security/codes-crypto";
 import { assertMailSendAllowed } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
-import { hashSecret, randomToken } from "./codes-crypto";
 
 /** Queues the verification mail of a signed-in user whose address is not verified yet. */
 export async function sendVerificationEmail(

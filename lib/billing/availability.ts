@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { isPaidPlan } from "@/lib/plans/capabilities";
 import { findPlan, isPlanId, type PlanDefinition } from "@/lib/plans/catalogue";
 import type { BillingInterval, CheckoutAvailability } from "@/lib/plans/schemas";

@@ -1,10 +1,10 @@
 import "server-only";
 import Stripe from "stripe";
 import { findCheckoutSaleOfUser, findStripeCustomerId, insertCheckoutSale } from "@/db/queries/billing";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
 import { MAIN_PAGE, SALE_ID_PARAM, UPGRADE_GOTO_PARAM, UPGRADE_GOTO_VALUE } from "@/lib/constants";
 import { appOrigin } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { findPlan } from "@/lib/plans/catalogue";
 import type { CheckoutResponse } from "@/lib/plans/schemas";

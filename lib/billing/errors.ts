@@ -1,6 +1,6 @@
-import { AppError, type ErrorKind } from "@/lib/api/errors";
+import { AppError, type ErrorKind } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 /** An AppError whose catalogue message has `{placeholders}`, filled in. */
 export function filledError(

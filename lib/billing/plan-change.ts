@@ -2,14 +2,14 @@ import "server-only";
 import crypto from "node:crypto";
 import Stripe from "stripe";
 import { failCheckoutSale, insertCheckoutSale } from "@/db/queries/billing";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { planRank } from "@/lib/plans/capabilities";
 import { findPlan, type PlanDefinition } from "@/lib/plans/catalogue";
 import type { BillingInterval, CheckoutResponse } from "@/lib/plans/schemas";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { stripeClient } from "./stripe";
 import { grantsPlan } from "./subscription-state";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import { BillingInterval } from "@/lib/plans/schemas";
+import { storableString } from "@/lib/storable-text";
 
 // Shapes of the payment routes. The upgrade dialog sends lib/plans/schemas.ts' CheckoutBody;
 // the route accepts any plan name so that an unknown one gets its own clear message.

@@ -1,7 +1,7 @@
 import "server-only";
 import Stripe from "stripe";
-import { AppError } from "@/lib/api/errors";
 import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 
 // The one Stripe client. STRIPE_API_BASE points the real SDK at another server speaking
 // Stripe's REST API (the local double in tests); unset, it talks to api.stripe.com.

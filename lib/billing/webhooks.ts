@@ -15,8 +15,8 @@ import {
 } from "@/db/queries/billing";
 import { findUserById } from "@/db/queries/users";
 import type { Account, Subscription } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { STRIPE_WEBHOOK_TOLERANCE_S } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { logInfo } from "@/lib/log";
 import { isPaidPlan } from "@/lib/plans/capabilities";

@@ -3,7 +3,6 @@ import { generateText } from "ai";
 import { findTool } from "@/db/queries/apps";
 import { reserveModelCall } from "@/lib/ai/model-budget";
 import { defaultModelId, languageModel } from "@/lib/ai/provider";
-import { AppError } from "@/lib/api/errors";
 import { loadEditableApp } from "@/lib/apps/access";
 import {
   checkNewFieldName,
@@ -24,6 +23,7 @@ import {
   MAGIC_OPTIONS_MAX,
   OPTION_LABEL_MAX,
 } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { extractFirstJson } from "@/lib/json/extract-first-json";
 import { logError } from "@/lib/log";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";

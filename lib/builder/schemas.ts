@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import { CustomField } from "@/lib/apps/schemas";
 import { FIELD_NAME_MAX, MAGIC_EXISTING_NAMES_MAX, MAGIC_INPUT_MAX, MAGIC_PROMPT_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { storableString } from "@/lib/storable-text";
+import { fillTemplate } from "@/lib/text";
 
 // Shapes of the builder's AI helpers, shared by the routes, the editor and the tests.
 

@@ -13,12 +13,12 @@ import {
   renameContextItem,
 } from "@/db/queries/context";
 import type { App, ContextItem, ContextItemStatus } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
-import { storable } from "@/lib/api/text";
 import { canEditApp, isUuid } from "@/lib/apps/access";
 import type { Session } from "@/lib/auth/session";
-import { queueContextIngest } from "@/lib/jobs/enqueue-context";
+import { AppError } from "@/lib/errors";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { queueContextIngest } from "@/lib/queue/enqueue-context";
+import { storable } from "@/lib/storable-text";
 import { deleteStoredObjects } from "@/lib/uploads/upload-image";
 import { countCodePoints } from "./chunk-text";
 import { assertProcessingLeft } from "./usage";

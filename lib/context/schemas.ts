@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
+import { storableString } from "@/lib/storable-text";
 
 // The payloads of the context data calls (/api/context/...: list, ingest text or a file).
 

@@ -7,7 +7,7 @@ import {
   reserveMonthlyContextUsage,
 } from "@/db/queries/context-usage";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 
 // The monthly data processing limit: the app owner's plan decides it, per calendar

@@ -1,8 +1,8 @@
 import "server-only";
 import { listOutboxMails } from "@/db/queries/outbox";
-import { AppError } from "@/lib/api/errors";
-import { normalizeEmail } from "@/lib/auth/email-address";
+import { normalizeEmail } from "@/lib/email/address";
 import { isProduction } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 
 /** The dev outbox: readable outside production only. */
 export async function listOutbox(to?: string, limit?: number) {

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { appOrigin } from "@/lib/env";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { type IntegrationProvider, PROVIDER_NAMES } from "./config";
 
 /** The channel the connect page also announces itself on, for a dialog whose popup lost its opener. */

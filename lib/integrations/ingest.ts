@@ -4,13 +4,13 @@ import { findAppById } from "@/db/queries/apps";
 import { setContextItemStatus } from "@/db/queries/context";
 import { findConnection } from "@/db/queries/integrations";
 import type { App, ContextItem } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
 import { type AddItemOptions, createItemsWithinLimit, loadEditableItem } from "@/lib/context/items";
 import { assertProcessingLeft } from "@/lib/context/usage";
-import { queueContextIngest } from "@/lib/jobs/enqueue-context";
+import { AppError } from "@/lib/errors";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 import { recommendedPlanFor } from "@/lib/plans/upgrade-reasons";
+import { queueContextIngest } from "@/lib/queue/enqueue-context";
 import { type IntegrationProvider, PROVIDER_NAMES, providerOfSource } from "./config";
 import type { ConnectorItem } from "./schemas";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, createHmac } from "node:crypto";
-import { AppError } from "@/lib/api/errors";
 import { CONNECT_STATE_TTL_S } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { signedTokens } from "@/lib/security/signed-token";
 
 // The short-lived token of the connect flow (GET /api/integrations/fetchCarbonTokens). It names

@@ -6,7 +6,7 @@ import { deliverResetMail } from "@/lib/auth/reset-password";
 import { deliverVerificationMail } from "@/lib/auth/verify-email";
 import { sendMail } from "@/lib/email/send";
 import { emailChangedNoticeMail } from "@/lib/email/templates";
-import type { AuthMailJob } from "./enqueue";
+import type { AuthMailJob } from "@/lib/queue/enqueue";
 
 /** Runs one queued sign-in mail; throws to have pg-boss retry it with backoff. */
 export async function runAuthMailJob(job: AuthMailJob): Promise<void> {

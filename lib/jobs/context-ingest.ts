@@ -11,11 +11,11 @@ import {
   UnreadableFileError,
 } from "@/lib/context/extract-file";
 import { ingestStoredCsv } from "@/lib/context/ingest-csv";
-import { readSource } from "@/lib/context/read-source";
 import { chargeProcessing } from "@/lib/context/usage";
+import { readSource } from "@/lib/integrations/read-source";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
-import type { ContextIngestJob } from "./enqueue-context";
+import type { ContextIngestJob } from "@/lib/queue/enqueue-context";
 
 /**
  * Turns one data source into searchable chunks: Syncing... while it works, then its chunks and

@@ -3,11 +3,11 @@ import type { JobResult } from "pg-boss";
 import { QUEUES } from "@/db/job-queues";
 import { MAIL_BATCH_SIZE, MAIL_WORKER_LOOPS } from "@/lib/constants";
 import { logError, logInfo } from "@/lib/log";
+import { boss, stopBoss } from "@/lib/queue/boss";
+import type { AuthMailJob } from "@/lib/queue/enqueue";
+import type { ContextIngestJob } from "@/lib/queue/enqueue-context";
 import { runAuthMailJob } from "./auth-mail";
-import { boss, stopBoss } from "./boss";
 import { runContextIngestJob } from "./context-ingest";
-import type { AuthMailJob } from "./enqueue";
-import type { ContextIngestJob } from "./enqueue-context";
 import { pruneExpired } from "./prune";
 
 const PRUNE_CRON = "*/10 * * * *";
@@ -23,7 +23,7 @@ export async function startWorker(): Promise<void> {
   // sent twice). A full batch means more may wait: the loop fetches again at once, so a burst drains
   // at the mail server's pace; otherwise a job's NOTIFY wakes it, with a poll every second behind
   // (pg-boss's 30 s backstop once left each of a burst's mails waiting half a minute). Fetches take
-  // the highest priority first: sign-in codes and links before notices (lib/jobs/enqueue.ts).
+  // the highest priority first: sign-in codes and links before notices (lib/queue/enqueue.ts).
   await b.work<
     AuthMailJob,
     void,

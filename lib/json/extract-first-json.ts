@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 
 /**
  * Takes the first JSON object out of model output: prose around it, ```json fences and

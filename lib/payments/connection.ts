@@ -6,11 +6,11 @@ import {
 } from "@/db/queries/payments";
 import { counter } from "@/db/queries/rate-limits";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { loadSettings } from "@/lib/apps/editor-app";
 import { assertMaySaveSettings } from "@/lib/apps/save-style-settings";
 import type { Session } from "@/lib/auth/session";
 import { PAYMENT_CALLS_PER_APP, PAYMENT_CALLS_PER_APP_WINDOW_S } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { openToken, sealToken } from "@/lib/integrations/token-crypto";
 import { logError } from "@/lib/log";
 import { GumroadError, listGumroadProducts, listGumroadSales } from "./gumroad";

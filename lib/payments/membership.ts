@@ -7,7 +7,6 @@ import {
 } from "@/db/queries/payments";
 import { counter } from "@/db/queries/rate-limits";
 import type { App, AppMembership, AppPaymentConnection } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { canEditApp } from "@/lib/apps/access";
 import { requirePublishedApp } from "@/lib/apps/tenant";
 import type { Session } from "@/lib/auth/session";
@@ -18,6 +17,7 @@ import {
   MEMBERSHIP_VERIFY_PER_USER,
   MEMBERSHIP_VERIFY_PER_USER_WINDOW_S,
 } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { openToken } from "@/lib/integrations/token-crypto";
 import { logError } from "@/lib/log";
 import { GumroadError, listGumroadSales } from "./gumroad";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import { GUMROAD_TOKEN_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
+import { storableString } from "@/lib/storable-text";
 
 // Request and answer shapes of the paid memberships routes, shared by the routes, the settings
 // panel, the public app's membership gate and the tests.

@@ -1,7 +1,7 @@
 import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/text";
 import { getPlanCapabilities } from "./capabilities";
 import type { PlanId } from "./catalogue";
-import { fillTemplate } from "./text";
 
 const MB = 1024 * 1024;
 

@@ -1,9 +1,9 @@
 import { PLAN_SAVE_BADGE_MIN_PERCENT } from "@/lib/constants";
 import { formatDollars } from "@/lib/format/number";
 import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/text";
 import { isPaidPlan, planRank } from "./capabilities";
 import type { BillingInterval, CheckoutAvailability, PlanCard } from "./schemas";
-import { fillTemplate } from "./text";
 
 // Price arithmetic and card states of the upgrade dialog. Pure: the
 // dialog, the /joinplan page and the tests all call these.

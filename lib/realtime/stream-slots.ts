@@ -1,6 +1,6 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
 import { STREAMS_PER_ACCOUNT, STREAMS_PER_PROCESS } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 
 /**
  * Open long-lived answers (Server-Sent Event streams) counted per account and per process, so

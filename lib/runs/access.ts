@@ -2,12 +2,12 @@ import "server-only";
 import crypto from "node:crypto";
 import { findRunTarget } from "@/db/queries/runs";
 import type { App, RunKind, Tool } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { canEditApp, isUuid } from "@/lib/apps/access";
 import { normalizeField } from "@/lib/apps/field-rules";
 import { AppContent, AppSettings, type CustomField, ToolContent } from "@/lib/apps/schemas";
 import type { Session } from "@/lib/auth/session";
 import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 
 // Who runs a tool and which tool it is. The role is the server's to decide, from the session and
 // the app alone:

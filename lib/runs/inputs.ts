@@ -1,6 +1,6 @@
-import { AppError } from "@/lib/api/errors";
 import type { CustomField, ToolContent } from "@/lib/apps/schemas";
 import { RESERVED_FIELD_NAME } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { parseRunPhotoUrl } from "./run-photo";
 import type { RunInputValue } from "./schemas";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { type NewRun, reserveRun } from "@/db/queries/runs";
 import type { ToolRun } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import type { AppSettings } from "@/lib/apps/schemas";
+import { AppError } from "@/lib/errors";
 import type { RunLimitInfo } from "./schemas";
 
 // Per-user limits of an app (daily and weekly, 1-100; credits per run 0-20). The

@@ -1,9 +1,9 @@
 import "server-only";
 import { deleteMemories, listMemories, upsertMemories } from "@/db/queries/runs";
-import { AppError } from "@/lib/api/errors";
 import type { CustomField } from "@/lib/apps/schemas";
 import { requirePublishedApp } from "@/lib/apps/tenant";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import type { CheckedInputs } from "./inputs";
 import type { MemoriesResponse } from "./schemas";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { findRunContext } from "@/db/queries/runs";
 import type { App, RunContext } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import type { RunContextAnswer, RunContextEmpty } from "./schemas";
 
 // GET /api/apps/{appId}/runs/{runId}/context: what a run's model was grounded in, for the app's

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import { FIELD_NAME_MAX, FIELD_OPTIONS_MAX, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { storableString } from "@/lib/storable-text";
+import { fillTemplate } from "@/lib/text";
 
 const inputTooLong = fillTemplate(messages.runInputTooLong, {
   max: RUN_INPUT_VALUE_MAX.toLocaleString("en-US"),

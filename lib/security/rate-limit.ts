@@ -1,7 +1,7 @@
 import "server-only";
 import { type Counter, counter } from "@/db/queries/rate-limits";
-import { AppError } from "@/lib/api/errors";
 import * as c from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
 
 // Every limit is a reservation: the attempt takes its point atomically BEFORE the expensive

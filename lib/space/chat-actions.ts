@@ -1,6 +1,6 @@
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { actionTag, type ParsedAction, parseEdits, stripFence } from "./action-parser";
 import { ACTION_TITLES, type ChatAction, type ChatPart, FILE_ACTION_TYPES } from "./chat-schemas";
 import type { FileChange } from "./schemas";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import { CHAT_MESSAGE_MAX } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { storableString } from "@/lib/storable-text";
+import { fillTemplate } from "@/lib/text";
 
 // The chat stream of a space app (POST /api/apps/{appId}/chat): its body, its stream parts and the
 // chat actions, shared by the route, the service, the chat view and the tests. No server imports:

@@ -5,7 +5,6 @@ import type { App, ChatMessage } from "@/db/schema";
 import { reserveModelCall } from "@/lib/ai/model-budget";
 import { modelPrice } from "@/lib/ai/prices";
 import { defaultModelId, languageModel, modelEndpoint } from "@/lib/ai/provider";
-import { AppError } from "@/lib/api/errors";
 import type { Session } from "@/lib/auth/session";
 import {
   CHAT_MAX_OUTPUT_TOKENS,
@@ -14,11 +13,12 @@ import {
   RUN_MODEL_RETRIES,
   SPACE_PROMPT_HISTORY_MESSAGES,
 } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { type StreamSlot, takeStreamSlot } from "@/lib/realtime/stream-slots";
 import { DONE } from "@/lib/runs/stream";
+import { fillTemplate } from "@/lib/text";
 import { ActionParser, type ParsedAction, type ParserEvent } from "./action-parser";
 import {
   assistantInstructions,

@@ -17,8 +17,8 @@ import {
   versionTreeHashes,
 } from "@/db/queries/space";
 import type { App, Version, VersionKind } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { CHAT_STREAM_STALE_MS, SPACE_SNAPSHOT_INTERVAL } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 
 // The one way the files of a space app change: under the app's lock, in one transaction, a new
 // tree becomes a version that stores only the paths that differ from the current one, and the

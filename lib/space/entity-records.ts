@@ -8,7 +8,6 @@ import {
 } from "@/db/queries/entity-records";
 import { readBlobs } from "@/db/queries/space";
 import type { App, EntityRecord } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import {
   ENTITY_EXPORT_MAX,
   ENTITY_RECORD_BYTES_MAX,
@@ -16,6 +15,7 @@ import {
   ENTITY_RECORDS_PAGE_MAX,
   ENTITY_RECORDS_PER_ACTION_MAX,
 } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { toCsv } from "@/lib/format/csv";
 import { messages } from "@/lib/messages";
 import { assertSpaceApp, currentTree } from "./commit";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import { SPACE_PATH_MAX, VERSIONS_LIST_MAX } from "@/lib/constants";
+import { storableString } from "@/lib/storable-text";
 
 // Request shapes of one file's version history (the "version history dialog per file"),
 // shared by the routes, the services (lib/space/file-history.ts), the dialog and the tests.

@@ -1,7 +1,7 @@
 import "server-only";
 import { findVersion, listPathChanges, readBlobs, versionPathEntry } from "@/db/queries/space";
 import type { App, FileChangeStatus } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { assertSpaceApp, currentHead } from "./commit";
 import type { FileHistoryQuery } from "./file-history-schemas";
 import { type VersionSummary, versionSummary } from "./views";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { AppError } from "@/lib/api/errors";
 import { SPACE_FILE_MAX_BYTES, SPACE_FILES_MAX, SPACE_PATH_MAX } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { formatMegabytes } from "@/lib/plans/features";
 import type { FileChange } from "./schemas";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { findChatMessage, insertRating } from "@/db/queries/space";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { RATING_POSITIVE_FROM } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { assertSpaceApp } from "./commit";
 import { RATING_POSITIVE_REASONS, RATING_PROBLEM_REASONS, type RatingBody } from "./schemas";
 import { type RatingView, ratingView } from "./views";

@@ -10,9 +10,9 @@ import {
   updateChatMessage,
 } from "@/db/queries/space";
 import type { App, ChatMessage, Version } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import {
   assertChatIdle,
   assertSpaceApp,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
 import {
   CHAT_HISTORY_PAGE_SIZE,
   RATING_COMMENT_MAX,
@@ -10,6 +9,7 @@ import {
   VERSIONS_LIST_MAX,
 } from "@/lib/constants";
 import { messages } from "@/lib/messages";
+import { storableString } from "@/lib/storable-text";
 
 // Request shapes of the space app routes and the changes the chat applies to an app's
 // files, shared by the routes, the services (lib/space), the chat view and the tests.

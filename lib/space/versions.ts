@@ -10,7 +10,7 @@ import {
   readBlobs,
 } from "@/db/queries/space";
 import type { App, FileChangeStatus, Version } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import {
   assertSpaceApp,
   type CommitMeta,

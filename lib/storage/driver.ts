@@ -1,4 +1,4 @@
-import type { FilledMessage } from "@/lib/api/errors";
+import type { FilledMessage } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
 
 /** An object read back from storage. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storableString } from "@/lib/api/text";
+import { storableString } from "@/lib/storable-text";
 
 // Shapes of the image upload routes, shared by the routes, the client helper and the tests.
 

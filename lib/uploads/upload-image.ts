@@ -10,9 +10,9 @@ import {
   upsertUpload,
 } from "@/db/queries/uploads";
 import type { App, Upload } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
-import { isUuid } from "@/lib/apps/access";
 import { IMAGE_MAX_BYTES } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { logError } from "@/lib/log";
 import { isValidKey, StorageError, storage } from "@/lib/storage";
 import { detectImageType } from "./image-type";

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from "../../lib/theme";
 import { EditorPage } from "./pages/editor-page";
 import { EmailActionPage } from "./pages/email-action-page";

@@ -3,7 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { formatDayLong } from "../../components/analytics/format";
 import { formatCompactNumber, formatDollars } from "../../lib/format/number";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { AnalyticsPage } from "./pages/analytics-page";
 import { HomePage } from "./pages/home-page";
 import { expectNoA11yViolations } from "./support/axe";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { EditorPage } from "./pages/editor-page";
 import { type AppKindName, HomePage } from "./pages/home-page";
 import { PublicAppPage } from "./pages/public-app-page";

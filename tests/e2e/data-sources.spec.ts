@@ -3,7 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { getPlanCapabilities } from "../../lib/plans/capabilities";
 import { formatMegabytes } from "../../lib/plans/features";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { DEMO_SITE_TEXT } from "../support/demo-site-server";
 import { docxWithText, oleDoc } from "../support/documents";
 import { DataSourcesPanel, type FilePayload } from "./pages/data-sources-panel";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { expect, type Page, type Route, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { EditorPage } from "./pages/editor-page";
 import { createApp, createBuilder, readApp } from "./support/db";
 import { logInAsBuilder } from "./support/ui";

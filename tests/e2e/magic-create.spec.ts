@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { getPlanCapabilities } from "../../lib/plans/capabilities";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { EditorPage } from "./pages/editor-page";
 import { FieldsPanel } from "./pages/fields-panel";
 import { createApp, createBuilder, readApp } from "./support/db";

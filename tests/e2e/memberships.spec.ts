@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { PAYMENT_TOKEN_DEBOUNCE_MS } from "../../lib/constants";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { GUMROAD_PRODUCTS, GUMROAD_TEST_TOKEN } from "../support/gumroad-server";
 import { AppLoginPage } from "./pages/app-login-page";
 import { EditorPage } from "./pages/editor-page";

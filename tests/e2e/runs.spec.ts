@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { localResetsAt } from "../../components/public-app/run-errors";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { AnalyticsPage } from "./pages/analytics-page";
 import { AppLoginPage } from "./pages/app-login-page";
 import { EditorPage } from "./pages/editor-page";

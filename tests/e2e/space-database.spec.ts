@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
 import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
 import { createApp, createBuilder } from "./support/db";

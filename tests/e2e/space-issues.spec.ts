@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { ISSUES_MINIMIZE_DELAY_MS, SPACE_PROMPT_FILES_BUDGET } from "../../lib/constants";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
 import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
 import { createApp, createBuilder, type SeededUser, sql } from "./support/db";

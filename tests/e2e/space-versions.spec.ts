@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
 import { expectNoA11yViolations } from "./support/axe";
 import { createApp, createBuilder, sql } from "./support/db";

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { getPlanCapabilities } from "../../lib/plans/capabilities";
-import { fillTemplate } from "../../lib/plans/text";
+import { fillTemplate } from "../../lib/text";
 import { EditorPage } from "./pages/editor-page";
 import { PublicAppPage } from "./pages/public-app-page";
 import { ToolsPage } from "./pages/tools-page";

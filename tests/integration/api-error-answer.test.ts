@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/components/auth/api-client";
 import { planLimitReason } from "@/components/editor/data-sources/data-sources-api";
-import { AppError } from "@/lib/api/errors";
 import { errorResponse } from "@/lib/api/route";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 
 // The client's ApiError reads an error answer as the server writes it (lib/api/route.ts

@@ -15,7 +15,7 @@ import { db } from "@/db/client";
 import { appSettings, appStyles, apps, tools } from "@/db/schema";
 import type { CustomField } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/db/client";
 import { JOBS_SCHEMA, QUEUES } from "@/db/job-queues";
 import { SMTP_GREETING_TIMEOUT_MS } from "@/lib/constants";
-import { boss } from "@/lib/jobs/boss";
-import { type AuthMailJob, queueAuthMail } from "@/lib/jobs/enqueue";
 import { startWorker, stopWorker } from "@/lib/jobs/worker";
+import { boss } from "@/lib/queue/boss";
+import { type AuthMailJob, queueAuthMail } from "@/lib/queue/enqueue";
 import { createBuilder, createPublishedApp, sixDigitCodeIn, uniqueEmail } from "../support/factories";
 import { startSmtpCapture } from "../support/smtp-server";
 

@@ -7,7 +7,7 @@ import { db } from "@/db/client";
 import { accounts, checkoutSales, subscriptions } from "@/db/schema";
 import { messages } from "@/lib/messages";
 import { PLAN_CATALOGUE } from "@/lib/plans/catalogue";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 import { catalogueStripePrices, startStripeServer, stripeServerEnv } from "../support/stripe-server";

@@ -3,7 +3,7 @@ import * as authorize from "@/app/api/integrations/[provider]/authorize/route";
 import * as fetchTokens from "@/app/api/integrations/fetchCarbonTokens/route";
 import { insertApp } from "@/db/queries/apps";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { callPage } from "../support/connector-flow";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";

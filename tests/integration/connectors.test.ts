@@ -16,7 +16,7 @@ import { retrieveChunks } from "@/lib/context/retrieve";
 import { openToken } from "@/lib/integrations/token-crypto";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import {
   callPage,
   connectProvider,

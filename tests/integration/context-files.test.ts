@@ -12,7 +12,7 @@ import { monthlyContextUsage } from "@/db/queries/context-usage";
 import { contextItems } from "@/db/schema";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { docxParts, docxWithText, oleDoc, zip } from "../support/documents";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";

@@ -10,14 +10,14 @@ import * as settingsRoute from "@/app/api/apps/[appId]/settings/route";
 import { db } from "@/db/client";
 import { insertUser } from "@/db/queries/users";
 import { type App, appMemberships, appPaymentConnections } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
 import { loadSession } from "@/lib/auth/session";
 import { MEMBERSHIP_VERIFY_PER_USER } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { openToken } from "@/lib/integrations/token-crypto";
 import { messages } from "@/lib/messages";
 import { assertMembership } from "@/lib/payments/membership";
 import type { MembershipState, PaymentsState } from "@/lib/payments/schemas";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import {
   createBuilder,
   createEndUser,

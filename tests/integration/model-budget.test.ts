@@ -7,7 +7,7 @@ import type { App } from "@/db/schema";
 import { CHAT_MESSAGE_MAX, MAGIC_PROMPT_MAX, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 import { demoResponder, openAiServerEnv, startOpenAiServer } from "../support/openai-server";

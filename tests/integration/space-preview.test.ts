@@ -6,11 +6,11 @@ import * as previewRoute from "@/app/api/apps/[appId]/versions/[versionId]/previ
 import type { App } from "@/db/schema";
 import { messages } from "@/lib/messages";
 import { formatMegabytes } from "@/lib/plans/features";
-import { fillTemplate } from "@/lib/plans/text";
 import { buildPreview } from "@/lib/space/preview/build";
 import { signPreviewToken } from "@/lib/space/preview/token";
 import type { PreviewAnswer, PreviewIssue } from "@/lib/space/preview/types";
 import { applyFileChanges } from "@/lib/space/versions";
+import { fillTemplate } from "@/lib/text";
 import { cookieFor, createBuilder, createEndUser, createPublishedApp } from "../support/factories";
 import { call } from "../support/http";
 import { createSpaceApp, page, say } from "../support/space";

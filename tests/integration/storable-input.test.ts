@@ -19,7 +19,7 @@ import { createSpaceApp, page, say } from "../support/space";
 
 // U+0000 (and a lone UTF-16 surrogate) in any string a request carries: PostgreSQL cannot store
 // it, and it used to reach the database and answer 500. Every request schema's strings are
-// storableString() (lib/api/text.ts): 400 INVALID_INPUT, the issue naming the field with its
+// storableString() (lib/storable-text.ts): 400 INVALID_INPUT, the issue naming the field with its
 // message. tests/integration/api-fuzz.test.ts walks every operation; these are the fields the
 // issue names, each called with an otherwise valid request.
 

@@ -6,7 +6,7 @@ import * as filesRoute from "@/app/api/files/[...key]/route";
 import { deleteAppRow, insertTool } from "@/db/queries/apps";
 import { findUploadByKey, listAppUploadKeys } from "@/db/queries/uploads";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import type { UploadAnswer } from "@/lib/uploads/schemas";
 import { deleteAppUploads } from "@/lib/uploads/upload-image";
 import { createBuilder, createPublishedApp } from "../support/factories";

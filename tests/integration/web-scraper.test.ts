@@ -5,10 +5,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { insertApp } from "@/db/queries/apps";
 import { insertContextItem } from "@/db/queries/context";
 import { UnreadableFileError } from "@/lib/context/extract-file";
-import { readSource } from "@/lib/context/read-source";
 import { crawlWebSource } from "@/lib/context/web/crawl";
 import { WebFetchError } from "@/lib/context/web/fetch-error";
 import { type GuardedFetchOptions, guardedFetch } from "@/lib/context/web/guarded-fetch";
+import { readSource } from "@/lib/integrations/read-source";
 import { type LocalDnsServer, startDnsServer } from "../support/dns-server";
 import { createBuilder } from "../support/factories";
 

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, inject } from "vitest";
 import { closeDb } from "../../db/client";
-import { stopBoss } from "../../lib/jobs/boss";
+import { stopBoss } from "../../lib/queue/boss";
 import { applyTestEnv } from "./test-env";
 
 // Each test file's worker gets its own database, cloned from the migrated template.

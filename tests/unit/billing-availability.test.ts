@@ -5,13 +5,13 @@ import {
   checkoutBlocker,
   type PaymentConfig,
 } from "@/lib/billing/availability";
+import { listPlanCards } from "@/lib/billing/plan-cards";
 import { planChangeQuestion } from "@/lib/billing/plan-change";
 import { messages } from "@/lib/messages";
 import { findPlan, PLAN_CATALOGUE } from "@/lib/plans/catalogue";
-import { listPlanCards } from "@/lib/plans/plan-cards";
 import { PaidPlansResponse } from "@/lib/plans/schemas";
 import { stripePriceEnvNames } from "@/lib/plans/stripe-prices";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 // The one rule deciding whether a plan can be bought, as checkout applies it and as the cards
 // show it. The configuration is passed in: these tests read no environment.

@@ -20,7 +20,7 @@ import { checkContent, checkFieldCount } from "@/lib/apps/field-rules";
 import { CustomField } from "@/lib/apps/schemas";
 import { INSTRUCTIONS_MAX, OPTION_LABEL_MAX, STEP_ID_LENGTH } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 // The custom fields panel's edits: every field and option rule the panel applies
 // before anything is sent, and the patches it sends.

@@ -4,7 +4,7 @@ import { activationRefusal, fromTemplate } from "@/components/editor/tools/tool-
 import { newId } from "@/components/home/new-id";
 import { relativeTime } from "@/components/home/relative-time";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

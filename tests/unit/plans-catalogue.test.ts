@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { listPlanCards } from "@/lib/billing/plan-cards";
 import { messages } from "@/lib/messages";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 import { FREE_PLAN_ID, findPlan, PLAN_CATALOGUE } from "@/lib/plans/catalogue";
 import { planFeatures } from "@/lib/plans/features";
-import { listPlanCards } from "@/lib/plans/plan-cards";
 import { CheckoutBody, PaidPlansQuery, PaidPlansResponse } from "@/lib/plans/schemas";
 import {
   planForStripePrice,
@@ -11,13 +11,13 @@ import {
   stripePriceEnvNames,
   stripePriceId,
 } from "@/lib/plans/stripe-prices";
-import { fillTemplate } from "@/lib/plans/text";
 import {
   isUpgradeReason,
   recommendedPlanFor,
   UPGRADE_REASONS,
   upgradeReasonMessage,
 } from "@/lib/plans/upgrade-reasons";
+import { fillTemplate } from "@/lib/text";
 
 describe("catalogue", () => {
   it("starts with the free plan and exactly one most popular plan", () => {

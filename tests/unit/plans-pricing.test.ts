@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { listPlanCards } from "@/lib/billing/plan-cards";
 import { messages } from "@/lib/messages";
-import { listPlanCards } from "@/lib/plans/plan-cards";
 import {
   bestYearlySavings,
   currentPlanId,

@@ -4,8 +4,8 @@ import { localResetsAt, refusalOf } from "@/components/public-app/run-errors";
 import { createSseSplitter, readRunStream } from "@/components/public-app/run-stream";
 import { CustomField } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { RunStreamPart } from "@/lib/runs/schemas";
+import { fillTemplate } from "@/lib/text";
 
 // The public tool page's client side of a run: reading the answer stream, the form's values and
 // checks, and the words of a refusal.

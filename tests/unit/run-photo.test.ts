@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { AppError } from "@/lib/api/errors";
 import { CustomField } from "@/lib/apps/schemas";
+import type { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { checkInputs, withoutPhotos } from "@/lib/runs/inputs";
 import { buildPrompt, retrievalQuery } from "@/lib/runs/prompt";
 import { parseRunPhotoUrl } from "@/lib/runs/run-photo";
+import { fillTemplate } from "@/lib/text";
 import { startOpenAiServer } from "../support/openai-server";
 
 // Photo fields in the pure parts of a run: which values are a run photo's address, the field's

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { modelPrice, runCost } from "@/lib/ai/prices";
-import type { AppError } from "@/lib/api/errors";
 import { CustomField } from "@/lib/apps/schemas";
+import type { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { rowConditions } from "@/lib/runs/grounding";
 import { checkInputs } from "@/lib/runs/inputs";
 import { buildPrompt, FOLLOW_INSTRUCTIONS, retrievalQuery } from "@/lib/runs/prompt";
+import { fillTemplate } from "@/lib/text";
 
 // The pure parts of a run: the inputs checked against the form, the prompt, the retrieval query,
 // the smart filter's conditions and the price table.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/api/errors";
 import { SPACE_FILE_MAX_BYTES } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 import { applyChanges, fileItem, hashContent, isValidPath } from "@/lib/space/files";
 import { reasonsFor } from "@/lib/space/rating";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 import { streamSlotStats, takeStreamSlot } from "@/lib/realtime/stream-slots";
 

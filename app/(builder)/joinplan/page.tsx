@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { PlanPicker } from "@/components/plans/plan-picker";
 import { PlansByAdministrator } from "@/components/plans/plans-by-administrator";
 import { getPageSession } from "@/lib/auth/page-session";
+import { listPlanCards } from "@/lib/billing/plan-cards";
 import { messages } from "@/lib/messages";
-import { listPlanCards } from "@/lib/plans/plan-cards";
 
 export const metadata: Metadata = { title: messages.joinPlanTitle };
 

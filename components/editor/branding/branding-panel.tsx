@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { ImageUploadField } from "@/components/uploads/image-upload-field";
 import type { AppStyle } from "@/lib/apps/schemas";
 import { type MessageKey, messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { COLOR_KEYS, type ColorKey, watermarkState } from "./branding-rules";
 import { ColorField } from "./color-field";
 import { PresetPicker } from "./preset-picker";

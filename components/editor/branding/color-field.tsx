@@ -4,7 +4,7 @@ import { FieldBlock } from "@/components/editor/panel-parts";
 import { useDraft } from "@/components/editor/settings/use-draft";
 import { Input } from "@/components/ui/input";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { normalizeHex } from "./branding-rules";
 
 const parseHex = (text: string) => {

@@ -7,7 +7,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { CONNECTORS, type ConnectorFile, type ConnectorId, listConnectorFiles } from "./data-sources-api";
 import { typeLabel } from "./item-format";
 

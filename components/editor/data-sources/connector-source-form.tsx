@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { ConnectorFiles } from "./connector-files";
 import {
   CONNECTORS,

@@ -12,8 +12,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { messages } from "@/lib/messages";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
-import { fillTemplate } from "@/lib/plans/text";
 import type { UpgradeReason } from "@/lib/plans/upgrade-reasons";
+import { fillTemplate } from "@/lib/text";
 import { AddDataDialog } from "./add-data-dialog";
 import { DataItemRow } from "./data-item-row";
 import {

@@ -3,9 +3,10 @@
 import { FileUpIcon } from "lucide-react";
 import { type DragEvent, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { UploadProgress } from "@/components/uploads/upload-progress";
 import { messages } from "@/lib/messages";
 import { formatMegabytes } from "@/lib/plans/features";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { FILE_ACCEPT, formatBytes } from "./item-format";
 
@@ -109,28 +110,6 @@ export function FileDrop({
           {error}
         </p>
       ) : null}
-    </div>
-  );
-}
-
-export function UploadProgress({ percent }: { percent: number }) {
-  const text = fillTemplate(messages.dataSourceUploading, { percent });
-  return (
-    <div className="grid gap-1">
-      <div
-        role="progressbar"
-        aria-label={messages.dataSourceUploadProgress}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={text}
-        className="h-2 w-full overflow-hidden rounded-full bg-muted"
-      >
-        <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
-      <p className="text-xs text-muted-foreground" aria-hidden="true">
-        {text}
-      </p>
     </div>
   );
 }

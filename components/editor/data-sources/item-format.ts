@@ -1,6 +1,6 @@
 import { type MessageKey, messages } from "@/lib/messages";
 import { formatMegabytes } from "@/lib/plans/features";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 // How a data source reads in the panel, free of React so the rules can be tested.
 

@@ -3,7 +3,7 @@
 import { ApiError } from "@/components/auth/api-client";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { fileType, pendingItem, textName } from "./add-data-dialog";
 import {
   type ContextItemView,

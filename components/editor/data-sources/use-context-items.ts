@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { type ContextItemView, fetchContextItems, type StatusEvent } from "./data-sources-api";
 import { statusDisplay } from "./item-format";
 

@@ -5,7 +5,7 @@ import { FieldBlock } from "@/components/editor/panel-parts";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 /** An http(s) address, as the crawler accepts it; null otherwise. */
 export function websiteUrl(value: string): string | null {

@@ -1,6 +1,6 @@
 import { type MessageKey, messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { AccessLevel, EntityField } from "@/lib/space/entities";
+import { fillTemplate } from "@/lib/text";
 
 // The words of the Database panel: access levels, the presets the builder may ask the
 // chat for, and a field's type as a line of text. Free of React, so they can be tested.

@@ -9,9 +9,9 @@ import { Button } from "@/components/ui/button";
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { EntityView } from "@/lib/space/entities";
 import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-records";
+import { fillTemplate } from "@/lib/text";
 import { formatCell } from "./entity-text";
 
 type State =

@@ -15,7 +15,7 @@ import {
 import { type CustomField, FILTER_CONDITIONS, type FieldType, type InputStep } from "@/lib/apps/schemas";
 import { FIELD_INSTRUCTIONS_MAX, FIELD_LABEL_MAX } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { FieldBlock, SwitchRow, TextAreaField, TextField } from "../panel-parts";
 import { type PanelContext, stepOf, typeBlock } from "./field-edits";

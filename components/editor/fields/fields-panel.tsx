@@ -28,8 +28,8 @@ import {
 import type { AppContent, CustomField, FieldType, InputStep } from "@/lib/apps/schemas";
 import { FIELD_LABEL_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { recommendedPlanFor, type UpgradeReason } from "@/lib/plans/upgrade-reasons";
+import { fillTemplate } from "@/lib/text";
 import { FieldCard, TypeSelect } from "./field-card";
 import {
   addField,

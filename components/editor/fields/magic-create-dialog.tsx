@@ -20,7 +20,7 @@ import type { CustomField } from "@/lib/apps/schemas";
 import type { MagicCreateBody } from "@/lib/builder/schemas";
 import { MAGIC_INPUT_MAX, MAGIC_PROMPT_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { type FieldsValue, type PanelContext, planMagicField, readMagicAnswer } from "./field-edits";
 
 // "Magic create": the builder types a field name or a few words, POST /api/builder/magicCreate

@@ -18,7 +18,7 @@ import type { RuleError } from "@/lib/apps/field-rules";
 import type { FieldOption } from "@/lib/apps/schemas";
 import { OPTION_BLUR_CLOSE_MS, OPTION_LABEL_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { addOption, moveItem, renameOption } from "./field-edits";
 import { DragHandle, SortableItem, SortableList } from "./sortable-list";
 

@@ -23,7 +23,7 @@ import { GripVerticalIcon } from "lucide-react";
 import type * as React from "react";
 import { useId, useRef } from "react";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 
 // A vertical list reordered by drag (mouse, touch, pen) AND by keyboard: the handle is a

@@ -7,7 +7,7 @@ import { Input } from "@/components/ui/input";
 import type { RuleError } from "@/lib/apps/field-rules";
 import { FIELD_LABEL_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { SwitchRow } from "../panel-parts";
 import { addStep, type FieldsPatch, type FieldsValue, removeStep, setMultiStep, stepOf } from "./field-edits";
 

@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { inviteFailureMessage } from "./settings-rules";
 
 export type InviteButtonProps = {

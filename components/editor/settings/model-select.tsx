@@ -6,7 +6,7 @@ import type { ControlProps } from "@/components/editor/panel-parts";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { ModelListResponse } from "@/lib/ai/schemas";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { modelChoices } from "./settings-rules";
 
 // The model dropdown: GET /api/models (the provider's list, cached by the server, or its

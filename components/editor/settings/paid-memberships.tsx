@@ -13,7 +13,7 @@ import { safeHref } from "@/lib/apps/safe-link";
 import { GUMROAD_TOKEN_MAX, PAYMENT_TOKEN_DEBOUNCE_MS } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import type { PaymentProduct, PaymentsState, ProductsAnswer } from "@/lib/payments/schemas";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 // The Gumroad setup of paid memberships: the access token (saved only by
 // a connect, never shown again), its products listed 1000 ms after the builder stops typing, the

@@ -21,7 +21,7 @@ import {
   USER_RUN_LIMIT_MAX,
 } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { type ModelNotice, ModelSelect } from "./model-select";
 import {
   addTemplateCategory,

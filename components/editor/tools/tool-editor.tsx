@@ -26,7 +26,7 @@ import { ImageUploadField } from "@/components/uploads/image-upload-field";
 import type { EditorApp, ToolView } from "@/lib/apps/editor-app";
 import type { AppContent } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { ExploreToolsButton } from "./explore-tools-button";
 import { toolName } from "./tool-api";
 import { ToolPagesHeader } from "./tool-pages-header";

@@ -5,7 +5,7 @@ import { Label } from "@/components/ui/label";
 import { checkToolPath } from "@/lib/apps/field-rules";
 import { TOOL_PATH_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 /** The rule's message for a path, or null: letters, numbers and dashes, not empty, unique among the app's tools. */
 export function toolPathError(path: string, otherPaths: readonly string[]): string | null {

@@ -12,7 +12,7 @@ import {
   DropdownMenuSeparator,
 } from "@/components/ui/dropdown-menu";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import type { ToolView } from "./tool-api";
 
 export const toolHref = (appId: string, toolId: string) => `/build/app/${appId}/tool/${toolId}`;

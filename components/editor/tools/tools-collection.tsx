@@ -10,7 +10,7 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { AddToolDialog } from "./add-tool-dialog";
 import { deleteTool, fetchTools, patchTool, reorderTools, type ToolView, toolName } from "./tool-api";
 import { ToolRow } from "./tool-row";

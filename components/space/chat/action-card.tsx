@@ -19,8 +19,8 @@ import {
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { type MessageKey, messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { ACTION_TITLES } from "@/lib/space/chat-schemas";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { actionStatus, type ShownAction } from "./conversation";
 import { useCopied } from "./use-copied";

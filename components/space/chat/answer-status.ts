@@ -1,6 +1,6 @@
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { ChatMessageView, MessageAnnotation } from "@/lib/space/views";
+import { fillTemplate } from "@/lib/text";
 
 type ChatMessageStatus = MessageAnnotation["status"];
 

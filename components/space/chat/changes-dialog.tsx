@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { fetchVersionDetail } from "./chat-api";
 import { type ChangedFile, type ChangeStatus, FileDiff, StatusLetter } from "./file-diff";

@@ -4,8 +4,8 @@ import { AlertTriangleIcon, FileTextIcon } from "lucide-react";
 import { useId } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { ChatMessageView } from "@/lib/space/views";
+import { fillTemplate } from "@/lib/text";
 import { annotation } from "./conversation";
 import { useFocusOpener } from "./use-focus-opener";
 

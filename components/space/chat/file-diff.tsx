@@ -2,8 +2,8 @@
 
 import { type ReactNode, useMemo } from "react";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { type DiffRow, diffLines, diffStats, foldUnchanged } from "@/lib/space/line-diff";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 
 // The line diff of one file (its status: added, modified or deleted), shared by

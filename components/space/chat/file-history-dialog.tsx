@@ -8,7 +8,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { CodeView } from "./code-view";
 import { FileDiff, STATUS_COLOR, STATUS_LABEL } from "./file-diff";

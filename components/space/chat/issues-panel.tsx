@@ -5,8 +5,8 @@ import { useEffect, useId, useReducer } from "react";
 import { Button } from "@/components/ui/button";
 import { ISSUES_LIST_MAX_HEIGHT_PX, ISSUES_MINIMIZE_DELAY_MS } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { PreviewIssue } from "@/lib/space/preview/types";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { initialIssues, issueKey, issuesReducer, visibleIssues } from "./issues-state";
 

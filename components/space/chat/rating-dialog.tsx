@@ -18,8 +18,8 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { RATING_COMMENT_MAX, RATING_MAX, RATING_MIN, RATING_POSITIVE_FROM } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { RATING_POSITIVE_REASONS, RATING_PROBLEM_REASONS } from "@/lib/space/schemas";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { type RatingView, rateMessage } from "./chat-api";
 

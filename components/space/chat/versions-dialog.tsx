@@ -8,8 +8,8 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import type { VersionSummary } from "@/lib/space/views";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { orderChanges } from "./changes-dialog";
 import { fetchVersionDetail } from "./chat-api";

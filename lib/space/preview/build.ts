@@ -10,8 +10,8 @@ import {
 } from "@/lib/constants";
 import { type MessageKey, messages } from "@/lib/messages";
 import { formatMegabytes } from "@/lib/plans/features";
-import { fillTemplate } from "@/lib/plans/text";
 import { fileTypeOf } from "@/lib/space/files";
+import { fillTemplate } from "@/lib/text";
 import { PREVIEW_RUNTIME_SOURCE, RUNTIME_SPECIFIER } from "./runtime-source";
 import { compileTailwind, scanCandidates, TailwindImportError, usesTailwind } from "./tailwind";
 import type { PreviewIssue } from "./types";

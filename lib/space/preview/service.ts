@@ -1,10 +1,10 @@
 import "server-only";
 import { findVersion, readBlobs } from "@/db/queries/space";
 import type { App } from "@/db/schema";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { assertSpaceApp, currentHead, treeOf } from "@/lib/space/commit";
+import { fillTemplate } from "@/lib/text";
 import { buildPreview, isPreviewFile, type PreviewBuild } from "./build";
 import { previewKey, withPreviewCache } from "./cache";
 import { newNonce, previewHeaders, previewHtml, previewOrigin } from "./document";

@@ -1,6 +1,6 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
 import { PREVIEW_TOKEN_TTL_S } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { signedTokens } from "@/lib/security/signed-token";
 
 // The short-lived link of a version's preview. The preview document is opened by this token

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { messages } from "../../../lib/messages";
-import { fillTemplate } from "../../../lib/plans/text";
+import { fillTemplate } from "../../../lib/text";
 
 /** /analytics/app/{appId}: an app's analytics for its builder. */
 export class AnalyticsPage {

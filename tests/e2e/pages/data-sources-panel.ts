@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { messages } from "../../../lib/messages";
-import { fillTemplate } from "../../../lib/plans/text";
+import { fillTemplate } from "../../../lib/text";
 
 /** A file for an <input type="file">, made in the test. */
 export type FilePayload = { name: string; mimeType: string; buffer: Buffer };

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { messages } from "../../../lib/messages";
-import { fillTemplate } from "../../../lib/plans/text";
+import { fillTemplate } from "../../../lib/text";
 
 /**
  * /build/app/{appId}: the app editor. The main panel is a menu of panels; the toolbar has the

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { messages } from "../../../lib/messages";
-import { fillTemplate } from "../../../lib/plans/text";
+import { fillTemplate } from "../../../lib/text";
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

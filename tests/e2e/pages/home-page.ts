@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { messages } from "../../../lib/messages";
-import { fillTemplate } from "../../../lib/plans/text";
+import { fillTemplate } from "../../../lib/text";
 
 /** The three kinds of the Create app dialog, by their labels. */
 export const APP_KIND_LABELS = {

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { messages } from "../../../lib/messages";
-import { fillTemplate } from "../../../lib/plans/text";
+import { fillTemplate } from "../../../lib/text";
 
 /** /app/{appId} (and its tool pages): the published app as visitors see it. */
 export class PublicAppPage {

@@ -96,7 +96,12 @@ export class SpaceChatPage {
 
   /** Types a message and sends it with Enter. */
   async ask(text: string): Promise<void> {
-    await this.composer.fill(text);
+    // Typed before the page is hydrated, a message is lost (nothing sends it, and hydration empties
+    // the box): type until the page holds it, which wakes its Send button, then send.
+    await expect(async () => {
+      await this.composer.fill(text);
+      await expect(this.send).not.toHaveAttribute("disabled", { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
     await this.composer.press("Enter");
   }
 

@@ -7,7 +7,7 @@ import { findInvitation } from "@/lib/apps/claim";
 import { loadSettings } from "@/lib/apps/editor-app";
 import { getPageSession } from "@/lib/auth/page-session";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 export const metadata: Metadata = { title: messages.claimButton };
 

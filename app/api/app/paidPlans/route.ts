@@ -1,5 +1,5 @@
 import { route } from "@/lib/api/route";
-import { listPlanCards } from "@/lib/plans/plan-cards";
+import { listPlanCards } from "@/lib/billing/plan-cards";
 import { PaidPlansQuery } from "@/lib/plans/schemas";
 
 // GET /api/app/paidPlans?appId= - the plan cards of the upgrade dialog, in tier order, each

@@ -10,7 +10,7 @@ import { findEditableApp } from "@/lib/apps/access";
 import { getPageSession } from "@/lib/auth/page-session";
 import { ANALYTICS_PRESET_DAYS } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 type Props = {
   params: Promise<{ appId: string }>;

@@ -6,8 +6,8 @@ import { findEditableApp } from "@/lib/apps/access";
 import { loadEditorApp } from "@/lib/apps/editor-app";
 import { getPageSession } from "@/lib/auth/page-session";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
 import { getChatAssistant } from "@/lib/space/assistant";
+import { fillTemplate } from "@/lib/text";
 
 type Props = { params: Promise<{ appId: string }> };
 

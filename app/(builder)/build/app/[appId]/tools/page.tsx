@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ToolPagesHeader } from "@/components/editor/tools/tool-pages-header";
 import { ToolsCollection } from "@/components/editor/tools/tools-collection";
-import { AppError } from "@/lib/api/errors";
 import { loadEditableApp } from "@/lib/apps/access";
 import { ownerCapabilities, toolView } from "@/lib/apps/editor-app";
 import { listAppTools } from "@/lib/apps/tools";
 import { getPageSession } from "@/lib/auth/page-session";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 
 export const metadata: Metadata = { title: messages.toolsTitle };

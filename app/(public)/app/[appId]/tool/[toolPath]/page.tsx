@@ -5,7 +5,7 @@ import { PublicPageView } from "@/components/public-app/public-page";
 import { loadPublicAppTool } from "@/lib/apps/public-app";
 import { getPageSession } from "@/lib/auth/page-session";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 type Params = { params: Promise<{ appId: string; toolPath: string }> };
 

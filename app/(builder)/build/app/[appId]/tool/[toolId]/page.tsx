@@ -6,7 +6,7 @@ import { loadEditorApp, toolView } from "@/lib/apps/editor-app";
 import { findAppTool } from "@/lib/apps/tools";
 import { getPageSession } from "@/lib/auth/page-session";
 import { messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 type Props = { params: Promise<{ appId: string; toolId: string }> };
 

@@ -1,8 +1,8 @@
 import { checkoutAvailability, type PaymentConfig, paymentConfig } from "@/lib/billing/availability";
-import { isPaidPlan } from "./capabilities";
-import { PLAN_CATALOGUE, type PlanDefinition } from "./catalogue";
-import { planFeatures } from "./features";
-import type { PlanCard } from "./schemas";
+import { isPaidPlan } from "@/lib/plans/capabilities";
+import { PLAN_CATALOGUE, type PlanDefinition } from "@/lib/plans/catalogue";
+import { planFeatures } from "@/lib/plans/features";
+import type { PlanCard } from "@/lib/plans/schemas";
 
 /** The page where a plan can be picked; shareable, and the link a plan card carries. */
 export function planLink(planId: string): string {

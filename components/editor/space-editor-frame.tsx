@@ -7,18 +7,18 @@ import { EditorShell } from "@/components/editor/editor-frame";
 import type { MenuEntry, PanelName } from "@/components/editor/panel-menu";
 import type { SaverView } from "@/components/editor/use-record-saver";
 import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
+import { AskChatContext } from "@/components/space/chat/ask-chat";
+import type { ChatAssistantState } from "@/components/space/chat/chat-api";
+import { ChatAssistantControl } from "@/components/space/chat/chat-assistant-control";
+import { fixRequest, IssuesPanel } from "@/components/space/chat/issues-panel";
+import { SpaceChat } from "@/components/space/chat/space-chat";
+import { useSpaceChat } from "@/components/space/chat/use-space-chat";
+import { VersionsButton } from "@/components/space/chat/versions-button";
 import { VersionPreview } from "@/components/space/version-preview";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
 import type { PreviewIssue } from "@/lib/space/preview/types";
 import { cn } from "@/lib/utils";
-import { AskChatContext } from "./ask-chat";
-import type { ChatAssistantState } from "./chat-api";
-import { ChatAssistantControl } from "./chat-assistant-control";
-import { fixRequest, IssuesPanel } from "./issues-panel";
-import { SpaceChat } from "./space-chat";
-import { useSpaceChat } from "./use-space-chat";
-import { VersionsButton } from "./versions-button";
 
 const icons: Partial<Record<PanelName, LucideIcon>> = {
   details: BlocksIcon,

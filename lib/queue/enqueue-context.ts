@@ -1,10 +1,10 @@
 import "server-only";
 import { QUEUES } from "@/db/job-queues";
 import { setContextItemStatus } from "@/db/queries/context";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
-import { boss } from "./boss";
+import { boss } from "@/lib/queue/boss";
 
 export type ContextIngestJob = { itemId: string };
 

@@ -1,5 +1,5 @@
 import { type MessageKey, messages } from "@/lib/messages";
-import { fillTemplate } from "@/lib/plans/text";
+import { fillTemplate } from "@/lib/text";
 
 /** A catalogue message with its `{placeholders}` filled: { key: "maxCustomFields", vars: { n: 5 } }. */
 export type FilledMessage = { key: MessageKey; vars: Record<string, string | number> };

@@ -1,9 +1,14 @@
 import "server-only";
 import type { ContextItem } from "@/db/schema";
+import {
+  type ExtractedFile,
+  extractFileText,
+  readStoredFile,
+  storedFileKind,
+} from "@/lib/context/extract-file";
+import { crawlWebSource } from "@/lib/context/web/crawl";
+import { webScraperLimits } from "@/lib/context/web/plan-limits";
 import { fetchConnectorSource } from "@/lib/integrations/fetch-source";
-import { type ExtractedFile, extractFileText, readStoredFile, storedFileKind } from "./extract-file";
-import { crawlWebSource } from "./web/crawl";
-import { webScraperLimits } from "./web/plan-limits";
 
 /**
  * The text of a data source, read the way its source needs: pasted text is on the item, an

@@ -1,9 +1,9 @@
 import "server-only";
 import { QUEUES } from "@/db/job-queues";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import type { MessageKey } from "@/lib/messages";
-import { boss } from "./boss";
+import { boss } from "@/lib/queue/boss";
 
 /**
  * A mail of the sign-in flows, sent by the worker. The request that asks for it does the same
