@@ -10,7 +10,7 @@ import { addDays, lastDays, todayUtc } from "@/lib/analytics/range";
 import { withScratchDb } from "./scratch-db";
 import { median, percentile } from "./stats";
 
-// The analytics benchmark (issue 10), figures only, never pass/fail, each against baselines
+// The analytics benchmark, figures only, never pass/fail, each against baselines
 // measured in this run:
 //  1. the analytics of an app with 1,000,000 runs over the last 90 days (one run in 20 a preview),
 //     20,000 end users and 50,000 visitors' addresses, beside another app of 200,000 runs: the

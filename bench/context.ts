@@ -27,7 +27,7 @@ import {
 } from "./context-retrieval";
 import { median, percentile } from "./stats";
 
-// The data-source benchmarks of `npm run bench` (issue 9), each against a baseline measured in
+// The data-source benchmarks of `npm run bench`, each against a baseline measured in
 // this run, figures only, never pass/fail:
 //  1. ingestion of an 11 MB CSV of 100k rows and of a 300-page PDF, from the upload to Synced
 //     (lib/context/files.ts ingestFile with the file streamed as a request body, then the job

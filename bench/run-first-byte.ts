@@ -15,7 +15,7 @@ import { CONTENT_WORDS, FUNCTION_WORDS, randomFrom, tailWords } from "./context-
 import type { NextServer } from "./next-server";
 import { median, percentile } from "./stats";
 
-// The first-byte overhead of a tool run (issue 10): the time to the first text-delta of
+// The first-byte overhead of a tool run: the time to the first text-delta of
 // POST /api/apps/{appId}/run on the production server, minus the time to the first word of the
 // same stream asked of the model server directly (the local OpenAI-compatible server of the tests,
 // tests/support/openai-server.ts, in this process: the body the route sent it, replayed as is).

@@ -10,7 +10,7 @@ import { SPACE_SNAPSHOT_INTERVAL } from "@/lib/constants";
 import { applyFileChanges } from "@/lib/space/versions";
 import { withScratchDb } from "./scratch-db";
 
-// The versions benchmark of space apps (issue 11), figures only, never pass/fail, each against a
+// The versions benchmark of space apps, figures only, never pass/fail, each against a
 // baseline measured in this run:
 //  1. storage per version of a 200-file app after a one-file change (goal: about the size of that
 //     file, not of the app): the growth of every table a version writes (versions, version_files,

@@ -5,7 +5,7 @@ import { ingestText } from "../lib/context/items";
 import { runDueJobs } from "../lib/jobs/worker";
 import { stopBoss } from "../lib/queue/boss";
 
-// The Demo App's data sources for npm run db:seed (issue 9): a text, a CSV item list and a PDF,
+// The Demo App's data sources for npm run db:seed: a text, a CSV item list and a PDF,
 // added through the services the ingest routes call and ingested at once through the worker's
 // handler, so a new user finds them Synced. Full-text search needs no model. Idempotent: a source
 // the app already holds (by its name) is not added again.

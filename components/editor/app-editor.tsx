@@ -22,7 +22,7 @@ import { ExploreToolsButton } from "./tools/explore-tools-button";
 import { useAppSaver, useSaveGuard, useSettingsSaver, useStyleSaver } from "./use-record-saver";
 
 // The heavy panels (drag and drop, colour pickers, model lists) load when opened, so the editor
-// itself stays light (issue 8: "heavy parts loaded lazily").
+// itself stays light (heavy parts are loaded lazily).
 const FieldsPanel = dynamic(() => import("./fields/fields-panel").then((m) => m.FieldsPanel), {
   ssr: false,
   loading: PanelLoading,

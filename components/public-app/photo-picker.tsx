@@ -13,7 +13,7 @@ import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { type PhotoTarget, uploadRunPhoto } from "./upload-run-photo";
 
-// A photo field of a tool's public form (issue 10): the end user picks a photo on their device
+// A photo field of a tool's public form: the end user picks a photo on their device
 // (or takes one, on a phone), sees it at once, and it uploads with its progress in percent. The
 // field's value is the upload's address, set only once the photo is stored; the run sends the
 // photo itself to the model. A failed upload keeps the photo chosen before, and says why in the

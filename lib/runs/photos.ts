@@ -19,7 +19,7 @@ import type { ModelImage } from "./model-stream";
 import type { PromptPhoto } from "./prompt";
 import { parseRunPhotoUrl, RUN_PHOTO_FOLDER, RUN_PHOTO_TYPES, type RunPhotoAnswer } from "./run-photo";
 
-// Photos for runs (issue 10): an end user (a visitor, when the app lets visitors run it; the
+// Photos for runs: an end user (a visitor, when the app lets visitors run it; the
 // builder, previewing a draft) uploads a photo for a tool's photo field, and the run sends its
 // bytes to the model as an image. Who may upload is who may run the tool (lib/runs/access.ts),
 // and only to a tool that asks for a photo. Each upload takes a point of its uploader's counter

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FILES_PATH } from "@/lib/uploads/schemas";
 
-// The photos end users upload for a tool's photo fields (issue 10): shapes shared by the upload
+// The photos end users upload for a tool's photo fields: shapes shared by the upload
 // route, the run's input check and the public page's picker. A photo field's value in a run is
 // the `file_url` its upload answered, and nothing else: the model is sent the stored bytes, so
 // no address of ours, or of anybody, is ever handed to the model server to fetch.

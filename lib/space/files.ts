@@ -183,7 +183,7 @@ export function applyChanges(
   return out;
 }
 
-/** "partial_edit changes only the named part of a file" (issue 11): the part must be there, once. */
+/** "partial_edit changes only the named part of a file": the part must be there, once. */
 function replaceOnce(path: string, text: string, find: string, replace: string): string {
   const at = text.indexOf(find);
   if (at < 0)

@@ -13,7 +13,7 @@ import { createApp, createBuilder, type SeededUser, sql } from "./support/db";
 import { pdfWithText, productsCsv } from "./support/documents";
 import { logInAsBuilder, toast } from "./support/ui";
 
-// The Data sources panel and dialog (issue 9): what a builder adds is saved
+// The Data sources panel and dialog: what a builder adds is saved
 // as Pending at once and read by the worker inside the e2e server, and the panel follows its
 // status live (Pending, Syncing..., Synced, Error) without a reload; every refusal and failure
 // shows the spec's words. Failures are real: a revoked session, a deleted app or item, a month

@@ -7,7 +7,7 @@ import { expectNoA11yViolations } from "./support/axe";
 import { createApp, createBuilder } from "./support/db";
 import { rgbPng } from "./support/images";
 
-// Photo fields on a tool's public page (issue 10): the end user picks a photo on their device,
+// Photo fields on a tool's public page: the end user picks a photo on their device,
 // sees it at once with the upload's progress, and runs the tool; the local model server
 // (tests/support/openai-server.ts demoResponder, through tests/e2e/support/model-responder.ts)
 // answers with what it received, so the answer shows the model saw the image itself.

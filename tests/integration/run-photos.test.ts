@@ -22,7 +22,7 @@ import { demoResponder, openAiServerEnv, startOpenAiServer } from "../support/op
 import { eventually, newApp, run } from "../support/runs";
 import { fetchFile, type Handler, send, upload } from "../support/uploads-client";
 
-// Photos for runs (issue 10): an end user uploads a photo for a tool's photo field, and the run
+// Photos for runs: an end user uploads a photo for a tool's photo field, and the run
 // sends the photo itself to the model as an image part of the user message. The real routes,
 // the real AI SDK client over HTTP to the local OpenAI-compatible server, the real database,
 // files on disk in a directory of this file's own. lib/env reads the environment once: set first.

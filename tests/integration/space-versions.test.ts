@@ -24,7 +24,7 @@ import { createBuilder, createEndUser, createPublishedApp } from "../support/fac
 import { type Answer, call } from "../support/http";
 import { createSpaceApp, page, say } from "../support/space";
 
-// Space apps' versions and chat (issue 11) against the real database: a
+// Space apps' versions and chat against the real database: a
 // version stores only what changed, restore / undo / revert / retry never lose a state, ratings
 // (score 1-5, fitting reasons, once per answer), history pages, parallel writers, and who may call what.
 

@@ -12,7 +12,7 @@ import { readSource } from "@/lib/integrations/read-source";
 import { type LocalDnsServer, startDnsServer } from "../support/dns-server";
 import { createBuilder } from "../support/factories";
 
-// The web scraper (issue 9): a crawl of a small site on real local HTTP servers, and its SSRF
+// The web scraper: a crawl of a small site on real local HTTP servers, and its SSRF
 // defences. Every name is resolved by a local DNS server (SCRAPER_DNS_SERVERS), so a test can make
 // a name resolve to a private address, or change its answer between two lookups (rebinding).
 // 127.0.0.1 is private like any loopback address: only the ports listed in

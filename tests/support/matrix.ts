@@ -235,7 +235,7 @@ export const rows: Row[] = [
     request: (w) => ({ path: `/api/app/paidPlans?appId=${w.appA.id}` }),
     expect: buildersOnly(),
   },
-  // ---- apps and the editor (issue 8): builder B never sees builder A's app (404) ----
+  // ---- apps and the editor: builder B never sees builder A's app (404) ----
   {
     file: "app/api/apps/route.ts",
     method: "GET",
@@ -598,7 +598,7 @@ export const rows: Row[] = [
       if (actor === "builderB") expect(message).toBe(messages.appNotFound);
     },
   },
-  // ---- space apps: chat and versions (issue 11): the app's owner and admins; nobody else sees the app ----
+  // ---- space apps: chat and versions: the app's owner and admins; nobody else sees the app ----
   {
     file: "app/api/apps/[appId]/versions/route.ts",
     method: "GET",
@@ -839,7 +839,7 @@ export const rows: Row[] = [
     }),
     expect: ownerOfAppA(),
   },
-  // ---- analytics (issue 10): the app's owner and admins, for a published app ----
+  // ---- analytics: the app's owner and admins, for a published app ----
   {
     file: "app/api/apps/[appId]/analytics/route.ts",
     method: "GET",
@@ -875,7 +875,7 @@ export const rows: Row[] = [
       else expect(excerpts[0]).not.toHaveProperty("score");
     },
   },
-  // ---- paid memberships (issue 10): builder side on the app's owner and admins; end users of app A ----
+  // ---- paid memberships: builder side on the app's owner and admins; end users of app A ----
   {
     file: "app/api/apps/[appId]/payments/route.ts",
     method: "GET",

@@ -120,7 +120,7 @@ export async function findUser(email: string, tenantId: string | null = null) {
   return row;
 }
 
-// ---- apps (issue 8): what the editor would have saved, written directly ----
+// ---- apps: what the editor would have saved, written directly ----
 
 export type AppKind = "tool" | "generated" | "space";
 
