@@ -8,6 +8,7 @@ import { BuilderShell } from "@/components/shell/builder-shell";
 import { isSidebarOpen } from "@/components/shell/sidebar-state";
 import { getPageSession } from "@/lib/auth/page-session";
 import { SIDEBAR_COOKIE } from "@/lib/constants";
+import { sessionPlan } from "@/lib/plans/owner-plan";
 
 // proxy.ts already redirects; the layout checks again because proxy only redirects pages.
 export default async function BuilderLayout({ children }: { children: React.ReactNode }) {
@@ -19,7 +20,7 @@ export default async function BuilderLayout({ children }: { children: React.Reac
   return (
     <BuilderShell
       defaultOpen={defaultOpen}
-      user={{ email: session.email, plan: account?.plan ?? "lite", isAdmin: account?.isAdmin ?? false }}
+      user={{ email: session.email, plan: sessionPlan(session), isAdmin: account?.isAdmin ?? false }}
     >
       <TokenRefresher />
       <UpgradeDialogHost />

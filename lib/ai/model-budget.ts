@@ -3,6 +3,7 @@ import { counter } from "@/db/queries/rate-limits";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { sessionPlan } from "@/lib/plans/owner-plan";
 import { recommendedPlanFor, type UpgradeReason } from "@/lib/plans/upgrade-reasons";
 import { type Reservation, reserveSteps } from "@/lib/security/rate-limit";
 
@@ -29,7 +30,7 @@ export type ModelLimitInfo = { period: "minute" | "day"; limit: number };
  *   lifts it) beside `error`
  */
 export function reserveModelCall(session: Pick<Session, "userId" | "account">): Promise<Reservation> {
-  const plan = session.account?.plan ?? "lite";
+  const plan = sessionPlan(session);
   const caps = getPlanCapabilities(plan);
   // The top plan has nothing to upgrade to: its refusal offers no dialog.
   const upgrade = recommendedPlanFor(UPGRADE_REASON, plan) ? { upgradeReason: UPGRADE_REASON } : {};

@@ -1,8 +1,7 @@
 import "server-only";
-import { findAccountById } from "@/db/queries/accounts";
 import { findAppSettings, findAppStyle, listTools } from "@/db/queries/apps";
 import type { App, Tool } from "@/db/schema";
-import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 import { blocksFor } from "./field-rules";
 import { AppContent, AppSettings, AppStyle, ToolContent } from "./schemas";
 import { presetStyle } from "./style-presets";
@@ -58,19 +57,13 @@ export async function loadSettings(appId: string) {
   return { revision: row?.revision ?? 0, appSettings: AppSettings.parse(row?.settings ?? {}) };
 }
 
-/** The plan the app's limits come from: its owner's (an admin editing it does not lift them). */
-export async function ownerCapabilities(app: Pick<App, "ownerAccountId">) {
-  const owner = await findAccountById(app.ownerAccountId);
-  return { plan: owner?.plan ?? "lite", caps: getPlanCapabilities(owner?.plan ?? "lite") };
-}
-
 /** GET /api/apps/{appId}: everything the editor shows. */
 export async function loadEditorApp(app: App) {
   const [style, settings, tools, owner] = await Promise.all([
     loadStyle(app.id),
     loadSettings(app.id),
     listTools(app.id),
-    ownerCapabilities(app),
+    ownerPlan(app.ownerAccountId),
   ]);
   return {
     ...appView(app),

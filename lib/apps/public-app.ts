@@ -4,8 +4,9 @@ import { findAppById, findPublishedToolByPath, findToolByPath, listTools } from 
 import type { App, Tool } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 import { canEditApp, isUuid } from "./access";
-import { loadSettings, loadStyle, ownerCapabilities } from "./editor-app";
+import { loadSettings, loadStyle } from "./editor-app";
 import { type PublicContent, type PublicStyle, publicContentOf, publicStyleOf } from "./public-content";
 import { AppContent, type AppSettings, TOOL_PATH, ToolContent } from "./schemas";
 import { requirePublishedApp } from "./tenant";
@@ -70,7 +71,7 @@ async function pageOf(app: App, tool: Tool | null, session: Session | null): Pro
   const [style, settings, owner, tools] = await Promise.all([
     loadStyle(app.id),
     loadSettings(app.id),
-    ownerCapabilities(app),
+    ownerPlan(app.ownerAccountId),
     app.type === "generated" && !tool ? listTools(app.id) : Promise.resolve([]),
   ]);
   const parsed = AppContent.parse(app.content);

@@ -3,13 +3,17 @@ import { findAppById, updateAppContentAt } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { appView, loadSettings, ownerCapabilities } from "./editor-app";
+import { ownerPlan } from "@/lib/plans/owner-plan";
+import { appView, loadSettings } from "./editor-app";
 import { checkContent, type FieldRuleContext, normalizeField, type RuleError } from "./field-rules";
 import { AppContent, type AppContentPatch, type SaveAppBody } from "./schemas";
 
 /** The rule context of an app being edited by this caller. */
 export async function fieldRuleContext(session: Session, app: App): Promise<FieldRuleContext> {
-  const [{ caps }, { appSettings }] = await Promise.all([ownerCapabilities(app), loadSettings(app.id)]);
+  const [{ caps }, { appSettings }] = await Promise.all([
+    ownerPlan(app.ownerAccountId),
+    loadSettings(app.id),
+  ]);
   return {
     isAdmin: session.account?.isAdmin ?? false,
     maxCustomFields: caps.maxCustomFields,

@@ -4,7 +4,8 @@ import type { App } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
-import { loadSettings, loadStyle, ownerCapabilities } from "./editor-app";
+import { ownerPlan } from "@/lib/plans/owner-plan";
+import { loadSettings, loadStyle } from "./editor-app";
 import { checkCategoryName } from "./field-rules";
 import { weeklyBelowDaily } from "./run-limits";
 import { ruleFailure } from "./save-app";
@@ -73,7 +74,7 @@ export async function saveSettings(
  */
 export async function assertMaySaveSettings(session: Session, app: App) {
   if (isAdmin(session)) return;
-  const { caps } = await ownerCapabilities(app);
+  const { caps } = await ownerPlan(app.ownerAccountId);
   if (!caps.editToolSettings) throw new AppError("FORBIDDEN", "upgradeToEditToolSettings", "PLAN_LIMIT");
   if (app.type === "generated" && !caps.generatedAppSettings) {
     throw new AppError("FORBIDDEN", "upgradeReasonGeneratedAppSettings", "PLAN_LIMIT");

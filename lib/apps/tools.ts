@@ -15,8 +15,9 @@ import {
 import type { App, Tool } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 import { deleteToolUploads } from "@/lib/uploads/upload-image";
-import { ownerCapabilities, toolView } from "./editor-app";
+import { toolView } from "./editor-app";
 import { checkContent, checkToolPath, normalizeField } from "./field-rules";
 import { fieldRuleContext, ruleFailure } from "./save-app";
 import { ToolContent } from "./schemas";
@@ -47,7 +48,7 @@ async function requireTool(app: App, toolId: string): Promise<Tool> {
 /** POST /api/apps/{appId}/tools: a draft tool at the end of the list. */
 export async function createTool(app: App, body: { title: string; path: string }) {
   assertGenerated(app);
-  const { caps } = await ownerCapabilities(app);
+  const { caps } = await ownerPlan(app.ownerAccountId);
   const existing = await listTools(app.id);
   const broken = checkToolPath(
     body.path,
@@ -122,7 +123,7 @@ export async function saveTool(
   try {
     const saved = await db().transaction(async (tx) => {
       if (status === "active" && tool.status !== "active") {
-        const { caps } = await ownerCapabilities(app);
+        const { caps } = await ownerPlan(app.ownerAccountId);
         await lockAccountTools(app.ownerAccountId, tx);
         if ((await countActiveTools(app.ownerAccountId, tool.id, tx)) >= caps.maxLiveActiveTools) {
           throw new AppError(

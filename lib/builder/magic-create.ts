@@ -27,6 +27,7 @@ import { AppError } from "@/lib/errors";
 import { extractFirstJson } from "@/lib/json/extract-first-json";
 import { logError } from "@/lib/log";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { sessionPlan } from "@/lib/plans/owner-plan";
 import type { MagicCreateBody, MagicCreateResponse } from "./schemas";
 
 // POST /api/builder/magicCreate, magicType "field": the builder types a field name (or a few
@@ -91,7 +92,7 @@ export async function magicCreateField(
 async function editingContext(session: Session, body: MagicCreateBody) {
   const existing = [...body.existingNames];
   if (!body.appId) {
-    const caps = getPlanCapabilities(session.account?.plan ?? "lite");
+    const caps = getPlanCapabilities(sessionPlan(session));
     const ctx: FieldRuleContext = {
       isAdmin: session.account?.isAdmin ?? false,
       maxCustomFields: caps.maxCustomFields,

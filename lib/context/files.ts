@@ -1,13 +1,12 @@
 import "server-only";
 import crypto from "node:crypto";
 import Papa from "papaparse";
-import { findAccountById } from "@/db/queries/accounts";
 import type { App } from "@/db/schema";
 import { readBodyCapped } from "@/lib/api/read-body";
 import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
-import { getPlanCapabilities } from "@/lib/plans/capabilities";
 import { formatMegabytes } from "@/lib/plans/features";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 import { queueContextIngest } from "@/lib/queue/enqueue-context";
 import { StorageError, storage } from "@/lib/storage";
 import { deleteStoredObjects } from "@/lib/uploads/upload-image";
@@ -41,8 +40,7 @@ export async function ingestFile(
 ) {
   await assertBelowDataLimit(app, opts);
   await assertProcessingLeft(app);
-  const owner = await findAccountById(app.ownerAccountId);
-  const cap = getPlanCapabilities(owner?.plan ?? "lite").maxUploadBytes;
+  const cap = (await ownerPlan(app.ownerAccountId)).caps.maxUploadBytes;
   const bytes = await readBodyCapped(req, cap, {
     key: "contextFileTooLarge",
     vars: { size: formatMegabytes(cap) },

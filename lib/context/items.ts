@@ -1,6 +1,5 @@
 import "server-only";
 import { db, type Executor } from "@/db/client";
-import { findAccountById } from "@/db/queries/accounts";
 import { findAppById } from "@/db/queries/apps";
 import {
   countContextItems,
@@ -16,7 +15,7 @@ import type { App, ContextItem, ContextItemStatus } from "@/db/schema";
 import { canEditApp, isUuid } from "@/lib/apps/access";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 import { queueContextIngest } from "@/lib/queue/enqueue-context";
 import { storable } from "@/lib/storable-text";
 import { deleteStoredObjects } from "@/lib/uploads/upload-image";
@@ -31,8 +30,7 @@ const NAME_LENGTH = 40;
 
 /** The plan limit is the app owner's: an admin editing someone's app adds under their plan. */
 export async function dataItemLimit(app: App): Promise<number> {
-  const owner = await findAccountById(app.ownerAccountId);
-  return getPlanCapabilities(owner?.plan ?? "lite").maxDataItems;
+  return (await ownerPlan(app.ownerAccountId)).caps.maxDataItems;
 }
 
 /** GET /api/context/items: the app's data sources and whether the plan allows another. */

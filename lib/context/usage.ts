@@ -1,6 +1,5 @@
 import "server-only";
 import { db } from "@/db/client";
-import { findAccountById } from "@/db/queries/accounts";
 import {
   markItemUsageJob,
   monthlyContextUsage,
@@ -8,15 +7,14 @@ import {
 } from "@/db/queries/context-usage";
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 
 // The monthly data processing limit: the app owner's plan decides it, per calendar
 // month (UTC), for all the owner's apps together.
 
 /** The owner's monthly processing allowance in bytes. */
 export async function monthlyProcessingLimit(accountId: string): Promise<number> {
-  const owner = await findAccountById(accountId);
-  return getPlanCapabilities(owner?.plan ?? "lite").monthlyProcessingBytes;
+  return (await ownerPlan(accountId)).caps.monthlyProcessingBytes;
 }
 
 const monthlyLimitError = () => new AppError("BAD_REQUEST", "contextMonthlyLimit", "context/monthly-limit");

@@ -1,5 +1,4 @@
 import "server-only";
-import { findAccountById } from "@/db/queries/accounts";
 import { findAppById } from "@/db/queries/apps";
 import { deleteConnection, findConnection, listConnectedProviders } from "@/db/queries/integrations";
 import type { App } from "@/db/schema";
@@ -7,7 +6,7 @@ import type { Session } from "@/lib/auth/session";
 import { appOrigin, env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
-import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 import { connectorPage } from "./callback-page";
 import {
   connectorConfig,
@@ -32,8 +31,7 @@ const editorUrl = (appId: string) => `${appOrigin()}/build/app/${appId}`;
 
 /** GET /api/integrations/fetchCarbonTokens?appId=: what the dialog needs to offer the connectors. */
 export async function connectorTokens(session: Session, app: App) {
-  const owner = await findAccountById(app.ownerAccountId);
-  const caps = getPlanCapabilities(owner?.plan ?? "lite");
+  const { caps } = await ownerPlan(app.ownerAccountId);
   // `app: "edit"` let the caller through, so the caller has an account.
   const { token, expiresAt } = await signConnectState({
     accountId: session.account!.accountId,

@@ -1,11 +1,10 @@
 import "server-only";
-import { findAccountById } from "@/db/queries/accounts";
 import { findAppById } from "@/db/queries/apps";
 import type { ContextItem } from "@/db/schema";
 import { type ExtractedFile, parseCsv, UnreadableFileError } from "@/lib/context/extract-file";
 import { parseDocx, parsePdf } from "@/lib/context/parse/run";
 import type { MessageKey } from "@/lib/messages";
-import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 import { type IntegrationProvider, providerOfSource } from "./config";
 import { ConnectionLostError, withAccessToken } from "./connections";
 import {
@@ -46,9 +45,9 @@ export async function fetchConnectorSource(item: ContextItem): Promise<Extracted
   if (!item.externalFileId) throw new UnreadableFileError("connectorFileGone");
   const app = await findAppById(item.appId);
   if (!app) throw new UnreadableFileError("contextItemNotFound");
-  const owner = await findAccountById(app.ownerAccountId);
+
   // Text is counted in characters, a file in bytes: either way the plan's upload size caps it.
-  const maxBytes = getPlanCapabilities(owner?.plan ?? "lite").maxUploadBytes;
+  const maxBytes = (await ownerPlan(app.ownerAccountId)).caps.maxUploadBytes;
   const fileId = item.externalFileId;
   try {
     return await withAccessToken(app.ownerAccountId, provider, (token) =>

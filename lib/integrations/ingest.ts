@@ -1,5 +1,4 @@
 import "server-only";
-import { findAccountById } from "@/db/queries/accounts";
 import { findAppById } from "@/db/queries/apps";
 import { setContextItemStatus } from "@/db/queries/context";
 import { findConnection } from "@/db/queries/integrations";
@@ -8,7 +7,7 @@ import type { Session } from "@/lib/auth/session";
 import { type AddItemOptions, createItemsWithinLimit, loadEditableItem } from "@/lib/context/items";
 import { assertProcessingLeft } from "@/lib/context/usage";
 import { AppError } from "@/lib/errors";
-import { getPlanCapabilities } from "@/lib/plans/capabilities";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 import { recommendedPlanFor } from "@/lib/plans/upgrade-reasons";
 import { queueContextIngest } from "@/lib/queue/enqueue-context";
 import { type IntegrationProvider, PROVIDER_NAMES, providerOfSource } from "./config";
@@ -27,9 +26,8 @@ export async function ingestMetadata(
   items: ConnectorItem[],
   opts: AddItemOptions = {},
 ): Promise<{ contextItemIds: string[] }> {
-  const owner = await findAccountById(app.ownerAccountId);
-  const plan = owner?.plan ?? "lite";
-  const max = getPlanCapabilities(plan).maxConnectorFiles;
+  const { plan, caps } = await ownerPlan(app.ownerAccountId);
+  const max = caps.maxConnectorFiles;
   const files = items.filter((i) => i.source !== "web scraper");
   if (files.length > max) {
     // A plan that lifts the limit: the upgrade prompt; none: only the reason.

@@ -3,11 +3,12 @@ import { notFound } from "next/navigation";
 import { ToolPagesHeader } from "@/components/editor/tools/tool-pages-header";
 import { ToolsCollection } from "@/components/editor/tools/tools-collection";
 import { loadEditableApp } from "@/lib/apps/access";
-import { ownerCapabilities, toolView } from "@/lib/apps/editor-app";
+import { toolView } from "@/lib/apps/editor-app";
 import { listAppTools } from "@/lib/apps/tools";
 import { getPageSession } from "@/lib/auth/page-session";
 import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
+import { ownerPlan } from "@/lib/plans/owner-plan";
 
 export const metadata: Metadata = { title: messages.toolsTitle };
 
@@ -26,7 +27,7 @@ export default async function ToolsPage({ params }: { params: Promise<{ appId: s
   const app = await editableApp((await params).appId);
   // Only generated apps have tools.
   if (app.type !== "generated") notFound();
-  const [tools, { caps }] = await Promise.all([listAppTools(app), ownerCapabilities(app)]);
+  const [tools, { caps }] = await Promise.all([listAppTools(app), ownerPlan(app.ownerAccountId)]);
   const appName = app.header.trim() || messages.untitledApp;
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-4 p-4 sm:p-6">
