@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { messages } from "@/lib/messages";
+import { aiMessages } from "@/lib/messages/ai";
+import { analyticsMessages } from "@/lib/messages/analytics";
+import { authMessages } from "@/lib/messages/auth";
+import { brandingMessages } from "@/lib/messages/branding";
+import { dataSourcesMessages } from "@/lib/messages/data-sources";
+import { editorMessages } from "@/lib/messages/editor";
+import { fieldsMessages } from "@/lib/messages/fields";
+import { homeMessages } from "@/lib/messages/home";
+import { membershipsMessages } from "@/lib/messages/memberships";
+import { plansMessages } from "@/lib/messages/plans";
+import { publicAppMessages } from "@/lib/messages/public-app";
+import { runsMessages } from "@/lib/messages/runs";
+import { shellMessages } from "@/lib/messages/shell";
+import { spaceMessages } from "@/lib/messages/space";
+
+// The catalogue is one object spread together from a file per domain: a key in two files would
+// silently take the later one's text.
+const parts = {
+  aiMessages,
+  analyticsMessages,
+  authMessages,
+  brandingMessages,
+  dataSourcesMessages,
+  editorMessages,
+  fieldsMessages,
+  homeMessages,
+  membershipsMessages,
+  plansMessages,
+  publicAppMessages,
+  runsMessages,
+  shellMessages,
+  spaceMessages,
+};
+
+describe("the message catalogue", () => {
+  it("holds every domain's messages, each key in one domain only", () => {
+    const owners = new Map<string, string[]>();
+    for (const [part, entries] of Object.entries(parts)) {
+      for (const key of Object.keys(entries)) owners.set(key, [...(owners.get(key) ?? []), part]);
+    }
+    expect([...owners].filter(([, in_]) => in_.length > 1)).toEqual([]);
+    expect(Object.keys(messages).sort()).toEqual([...owners.keys()].sort());
+  });
+});
