@@ -1,4 +1,4 @@
-import { termCounts } from "@/db/queries/context";
+import { termCounts } from "@/db/queries/context-search";
 import { bm25Idf, bm25TermScore } from "@/lib/context/bm25";
 
 // Brute-force BM25 for the retrieval-quality benchmark (bench/quality-rankers.ts): every chunk of

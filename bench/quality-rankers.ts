@@ -107,4 +107,4 @@ export function bruteForceRanker(chunks: Indexed[]): Ranker {
   };
 }
 
-export { chunkKey } from "@/db/queries/context";
+export { chunkKey } from "@/db/queries/context-search";

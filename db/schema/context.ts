@@ -94,7 +94,7 @@ export type ContextItem = typeof contextItems.$inferSelect;
 // and (item, position) is what every query reads them by. Their primary keys keep the usual names
 // (_pkey), which bench fills rely on.
 // context_chunks is 8 hash partitions by item_id (migration 0018, not expressible here), so a
-// search's candidate limit can stop its scan early (db/queries/context.ts); they have
+// search's candidate limit can stop its scan early (db/queries/context-search.ts); they have
 // toast_tuple_target = 8160 (0009, 0018): a chunk with its tsvector is about 2.5 kB, past
 // PostgreSQL's 2 kB default, which compressed every chunk as it was written (a tenth of a CSV's
 // ingestion) and decompressed it again for every ranking.

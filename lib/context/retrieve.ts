@@ -1,16 +1,14 @@
 import "server-only";
 import { db, type Executor } from "@/db/client";
+import { findMatchingContextRows, type MatchedRow, type RowCondition } from "@/db/queries/context-rows";
 import {
   type CandidateChunk,
   chunkKey,
   chunkTexts,
-  findMatchingContextRows,
-  type MatchedRow,
   type RetrievedChunk,
-  type RowCondition,
   searchCandidates,
   searchStatistics,
-} from "@/db/queries/context";
+} from "@/db/queries/context-search";
 import { CONTEXT_RETRIEVE_LIMIT } from "@/lib/constants";
 import { bm25Idf, bm25TermScore } from "./bm25";
 
@@ -32,7 +30,7 @@ export const COMMON_CANDIDATES_MAX = 30;
  * Rare terms are looked up in the chunks' index without their app when other apps' chunks hold
  * them this many times at most, and at most once per OTHER_POSTING_APP_CHUNKS chunks of the app:
  * reading a few other apps' rows is cheaper than matching the app's entry of the index, which lists
- * all its chunks (db/queries/context.ts searchCandidates). A row read costs about as much as that
+ * all its chunks (db/queries/context-search.ts searchCandidates). A row read costs about as much as that
  * many chunks of the entry: a small app's entry is cheap, other apps' rows are not (each is a heap
  * page read, often not cached).
  */

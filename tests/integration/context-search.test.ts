@@ -3,12 +3,8 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { describe, expect, it } from "vitest";
 import { db, pool } from "@/db/client";
 import { deleteAppRow, insertApp } from "@/db/queries/apps";
-import {
-  deleteContextItem,
-  searchCandidates,
-  setContextItemStatus,
-  writeItemContent,
-} from "@/db/queries/context";
+import { deleteContextItem, setContextItemStatus, writeItemContent } from "@/db/queries/context";
+import { searchCandidates } from "@/db/queries/context-search";
 import * as schema from "@/db/schema";
 import { bm25Idf, bm25TermScore } from "@/lib/context/bm25";
 import { COMMON_CANDIDATES_MAX, RARE_CANDIDATES_MAX, retrieveChunks } from "@/lib/context/retrieve";
