@@ -1,6 +1,6 @@
 import { findAppById } from "../db/queries/apps";
 import { countEntityRecords, insertEntityRecords } from "../db/queries/entity-records";
-import { countVersions } from "../db/queries/space";
+import { countVersions } from "../db/queries/space-versions";
 import { finishAnswer, startExchange } from "../lib/space/chat";
 import type { FileChange } from "../lib/space/schemas";
 import { DEMO_IDS } from "./seed-apps";

@@ -1,5 +1,5 @@
 import "server-only";
-import { findChatAssistant, setChatAssistantStatus } from "@/db/queries/space";
+import { findChatAssistant, setChatAssistantStatus } from "@/db/queries/space-chat";
 import type { App } from "@/db/schema";
 
 // The chat assistant of an app (status active or draft, chatAppId). The editor applies

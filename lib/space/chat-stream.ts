@@ -1,6 +1,6 @@
 import "server-only";
 import { APICallError, type LanguageModelUsage, streamText } from "ai";
-import { listChatPage } from "@/db/queries/space";
+import { listChatPage } from "@/db/queries/space-chat";
 import type { App, ChatMessage } from "@/db/schema";
 import { reserveModelCall } from "@/lib/ai/model-budget";
 import { modelPrice } from "@/lib/ai/prices";

@@ -1,7 +1,7 @@
 import "server-only";
 import { isUniqueViolation } from "@/db/client";
 import { insertEntityRecords, type NewEntityRecord } from "@/db/queries/entity-records";
-import { findChatMessage, insertChatMessage, listChatPage, updateChatMessage } from "@/db/queries/space";
+import { findChatMessage, insertChatMessage, listChatPage, updateChatMessage } from "@/db/queries/space-chat";
 import type { App, ChatMessageStatus } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storable } from "@/lib/storable-text";

@@ -1,21 +1,22 @@
 import "server-only";
 import { db, type Executor, lockUntilCommit } from "@/db/client";
+import { endStaleStreaming, findStreamingMessage } from "@/db/queries/space-chat";
 import {
   changeAppFiles,
-  endStaleStreaming,
   findHead,
-  findStreamingMessage,
-  findVersion,
   insertBlobs,
-  insertVersion,
-  insertVersionFiles,
   listAppFileHashes,
   type NewBlob,
-  nextVersionNumber,
   setHead,
+} from "@/db/queries/space-files";
+import {
+  findVersion,
+  insertVersion,
+  insertVersionFiles,
+  nextVersionNumber,
   type VersionFileRow,
   versionTreeHashes,
-} from "@/db/queries/space";
+} from "@/db/queries/space-versions";
 import type { App, Version, VersionKind } from "@/db/schema";
 import { CHAT_STREAM_STALE_MS, SPACE_SNAPSHOT_INTERVAL } from "@/lib/constants";
 import { AppError } from "@/lib/errors";

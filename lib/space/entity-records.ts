@@ -6,7 +6,7 @@ import {
   type NewEntityRecord,
   listEntityRecords as readRecordPage,
 } from "@/db/queries/entity-records";
-import { readBlobs } from "@/db/queries/space";
+import { readBlobs } from "@/db/queries/space-files";
 import type { App, EntityRecord } from "@/db/schema";
 import {
   ENTITY_EXPORT_MAX,

@@ -1,5 +1,6 @@
 import "server-only";
-import { findVersion, listPathChanges, readBlobs, versionPathEntry } from "@/db/queries/space";
+import { readBlobs } from "@/db/queries/space-files";
+import { findVersion, listPathChanges, versionPathEntry } from "@/db/queries/space-versions";
 import type { App, FileChangeStatus } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { assertSpaceApp, currentHead } from "./commit";

@@ -1,5 +1,5 @@
 import "server-only";
-import { findChatMessage, insertRating } from "@/db/queries/space";
+import { findChatMessage, insertRating } from "@/db/queries/space-chat";
 import type { App } from "@/db/schema";
 import { RATING_POSITIVE_FROM } from "@/lib/constants";
 import { AppError } from "@/lib/errors";

@@ -3,12 +3,12 @@ import {
   findChatMessage,
   findLastUserMessage,
   findUndoOf,
-  findVersion,
   insertChatMessage,
   listLiveMessagesAfter,
   removeChatMessages,
   updateChatMessage,
-} from "@/db/queries/space";
+} from "@/db/queries/space-chat";
+import { findVersion } from "@/db/queries/space-versions";
 import type { App, ChatMessage, Version } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";

@@ -1,14 +1,13 @@
 import "server-only";
 import { db, type Executor } from "@/db/client";
+import { type NewBlob, readBlobs } from "@/db/queries/space-files";
 import {
   countVersions,
   countVersionsBetween,
   findVersion,
   listLatestVersions,
   listVersionChanges,
-  type NewBlob,
-  readBlobs,
-} from "@/db/queries/space";
+} from "@/db/queries/space-versions";
 import type { App, FileChangeStatus, Version } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import {

@@ -4,7 +4,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as historyRoute from "@/app/api/apps/[appId]/chat/history/route";
 import * as chatRoute from "@/app/api/apps/[appId]/chat/route";
 import { db } from "@/db/client";
-import { findChatMessage } from "@/db/queries/space";
+import { findChatMessage } from "@/db/queries/space-chat";
 import { type App, appFiles, apps, spaceBlobs, versions } from "@/db/schema";
 import { CHAT_MAX_OUTPUT_TOKENS, CHAT_MESSAGE_MAX, SPACE_PROMPT_FILES_BUDGET } from "@/lib/constants";
 import { messages } from "@/lib/messages";

@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import * as chatRoute from "@/app/api/apps/[appId]/chat/route";
 import * as eventsRoute from "@/app/api/context/events/route";
 import { insertApp } from "@/db/queries/apps";
-import { listChatPage } from "@/db/queries/space";
+import { listChatPage } from "@/db/queries/space-chat";
 import type { App } from "@/db/schema";
 import { STREAMS_PER_ACCOUNT } from "@/lib/constants";
 import { SSE_KEEP_ALIVE_MS } from "@/lib/context/events";

@@ -1,5 +1,6 @@
 import "server-only";
-import { findVersion, readBlobs } from "@/db/queries/space";
+import { readBlobs } from "@/db/queries/space-files";
+import { findVersion } from "@/db/queries/space-versions";
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
