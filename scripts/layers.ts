@@ -16,7 +16,8 @@ import { build } from "esbuild";
 // `typescript` package's compiler API, which TypeScript 7 no longer ships (docs/architecture.md,
 // "The layer rule"). Type-only imports leave no trace in the output and are not checked.
 //
-// `npm run layers -- --graph` also writes the folder graph to docs/layers.md.
+// docs/layers.md draws the folder graph; the check fails when it is not the code's any more, and
+// `npm run layers -- --graph` redraws it.
 
 const ROOTS = ["lib", "db", "components", "app"];
 const EXTRA_FILES = ["proxy.ts", "instrumentation.ts"];
@@ -182,20 +183,24 @@ async function main(): Promise<number> {
   const edges = await importEdges();
   const graph = folderGraph(edges);
   const cycles = cycleEdges(graph);
+  const picture = [
+    "# Layers: which folder imports which",
+    "",
+    "Written by `npm run layers -- --graph` (scripts/layers.ts) from the imports esbuild resolves: an",
+    'arrow is at least one import. The rule is in [architecture.md, "The layer rule"](architecture.md#the-layer-rule).',
+    "",
+    mermaid(graph),
+    "",
+  ].join("\n");
   if (process.argv.includes("--graph")) {
-    const text = [
-      "# Layers: which folder imports which",
-      "",
-      "Written by `npm run layers -- --graph` (scripts/layers.ts) from the imports esbuild resolves: an",
-      'arrow is at least one import. The rule is in [architecture.md, "The layer rule"](architecture.md#the-layer-rule).',
-      "",
-      mermaid(graph),
-      "",
-    ].join("\n");
-    fs.writeFileSync(GRAPH_FILE, text);
+    fs.writeFileSync(GRAPH_FILE, picture);
     console.log(`layers: ${GRAPH_FILE} written`);
   }
   const found = [...breaches(edges), ...cycles.map((c) => `${c} (folders that import each other)`)];
+  // The picture in the docs is the code's: a new arrow between folders redraws it.
+  const drawn = fs.existsSync(GRAPH_FILE) ? fs.readFileSync(GRAPH_FILE, "utf8") : "";
+  if (drawn !== picture)
+    found.push(`${GRAPH_FILE} is not the folder graph of the code any more: npm run layers -- --graph`);
   for (const f of found) console.error(`layers: breaks the import rule: ${f}`);
   if (found.length) {
     console.error(`layers: ${found.length} breach(es) of the import rule (scripts/layers.ts)`);
