@@ -1,9 +1,9 @@
 import "server-only";
-import { APICallError, type LanguageModelUsage, streamText } from "ai";
+import { type LanguageModelUsage, streamText } from "ai";
 import { listChatPage } from "@/db/queries/space-chat";
 import type { App, ChatMessage } from "@/db/schema";
+import { describeError } from "@/lib/ai/describe-error";
 import { reserveModelCall } from "@/lib/ai/model-budget";
-import { modelPrice } from "@/lib/ai/prices";
 import { defaultModelId, languageModel, modelEndpoint } from "@/lib/ai/provider";
 import type { Session } from "@/lib/auth/session";
 import {
@@ -39,6 +39,7 @@ import {
   type ChatStreamPart,
   type ChatUsage,
 } from "./chat-schemas";
+import { usageRecord } from "./chat-usage";
 import { assertSpaceApp, currentTree } from "./commit";
 import { type RecordBatch, recordsOfAction } from "./entity-records";
 import { entityNameOf } from "./files";
@@ -620,62 +621,4 @@ function partsOf(m: ChatMessage): ChatPart[] {
 function versionDescription(prose: string): string {
   const first = prose.split(/\n|(?<=[.!?])\s/)[0]?.trim() ?? "";
   return first.length > 200 ? `${first.slice(0, 199)}…` : first;
-}
-
-const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
-
-/**
- * An answer's usage record. Costs from lib/ai/prices.ts; the price table has no cache rates,
- * so every prompt token is priced at the input rate (cache costs 0) and an unknown model costs 0
- * with costKnown false.
- */
-export function usageRecord(
-  modelId: string,
-  u: LanguageModelUsage | undefined,
-  finishReason: string | null,
-): ChatUsage {
-  const price = modelPrice(modelId);
-  const promptTokens = u?.inputTokens ?? null;
-  const completionTokens = u?.outputTokens ?? null;
-  const promptCost = price ? round6(((promptTokens ?? 0) * price.inputPerMillion) / 1e6) : 0;
-  const completionCost = price ? round6(((completionTokens ?? 0) * price.outputPerMillion) / 1e6) : 0;
-  return {
-    promptTokens,
-    promptCost,
-    completionTokens,
-    completionCost,
-    totalTokens:
-      u?.totalTokens ??
-      (promptTokens !== null || completionTokens !== null
-        ? (promptTokens ?? 0) + (completionTokens ?? 0)
-        : null),
-    totalCost: round6(promptCost + completionCost),
-    cacheReadTokens: u?.inputTokenDetails?.cacheReadTokens ?? null,
-    cacheWriteTokens: u?.inputTokenDetails?.cacheWriteTokens ?? null,
-    cacheReadCost: 0,
-    cacheWriteCost: 0,
-    rates: price
-      ? { promptPerMillion: price.inputPerMillion, completionPerMillion: price.outputPerMillion }
-      : null,
-    modelInfo: { model: modelId },
-    finishReason,
-    timestamp: new Date().toISOString(),
-    costKnown: price !== null,
-  };
-}
-
-/** A failure in words a builder can act on (the provider's status and message; our own errors as they are). */
-function describeError(err: unknown): string {
-  if (err instanceof AppError) return err.message;
-  const e = err as { lastError?: unknown; errors?: unknown[] };
-  const inner = e?.lastError ?? (Array.isArray(e?.errors) ? e.errors.at(-1) : undefined);
-  if (inner && inner !== err) return describeError(inner);
-  if (APICallError.isInstance(err)) {
-    return err.statusCode
-      ? `the model provider answered ${err.statusCode}: ${err.message}`
-      : `the model provider could not be reached: ${err.message}`;
-  }
-  const cause = (err as { cause?: { message?: string; code?: string } })?.cause;
-  const message = err instanceof Error ? err.message : String(err);
-  return cause?.message ? `${message} (${cause.code ?? cause.message})` : message;
 }
