@@ -1,7 +1,7 @@
 import "server-only";
-import { APICallError } from "ai";
 import { finishRun, type RunEnd } from "@/db/queries/runs";
 import type { RunContext, ToolRun } from "@/db/schema";
+import { describeError } from "@/lib/ai/describe-error";
 import { reserveModelCall } from "@/lib/ai/model-budget";
 import { runCost } from "@/lib/ai/prices";
 import { defaultModelId, modelEndpoint } from "@/lib/ai/provider";
@@ -100,7 +100,11 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
     prompt = buildPrompt(target.content, target.fields, inputs, grounded.grounding);
   } catch (err) {
     // The slot is taken by now: the run is ended as an error, its credits given back.
-    await recorder.fail("error", `The app's data could not be read: ${describeError(err)}`, true);
+    await recorder.fail(
+      "error",
+      `The app's data could not be read: ${describeError(err, { sentence: true })}`,
+      true,
+    );
     await budget?.giveBack();
     throw err;
   }
@@ -110,7 +114,11 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
     if (photos.size > 0) await keepRunPhotos(photos);
     images = await readRunPhotos(target, photos, prompt.photos);
   } catch (err) {
-    await recorder.fail("error", `The photos could not be read: ${describeError(err)}`, true);
+    await recorder.fail(
+      "error",
+      `The photos could not be read: ${describeError(err, { sentence: true })}`,
+      true,
+    );
     await budget?.giveBack();
     throw err;
   }
@@ -168,7 +176,7 @@ export async function runTool({ session, appId, body, ip, signal }: Ctx): Promis
     release();
     reader?.cancel().catch(() => {});
     if (abortReason) return recorder.endBeforeText(abortReason);
-    await recorder.fail("error", describeError(err), true);
+    await recorder.fail("error", describeError(err, { sentence: true }), true);
     logError("run: the model failed before answering", { runId: run.id, modelId, err });
     throw new AppError("BAD_GATEWAY", "runFailed", "MODEL_FAILED");
   }
@@ -264,7 +272,9 @@ async function pump(
     await recorder.fail("aborted", messages.runTimedOut, false);
     write(encodePart({ type: "error", errorText: messages.runTimedOut }));
   } else {
-    const detail = failure ? describeError(failure) : "the model's answer ended without finishing";
+    const detail = failure
+      ? describeError(failure, { sentence: true })
+      : "the model's answer ended without finishing";
     await recorder.fail("error", `The connection to the model was lost: ${detail}`, false);
     logError("run: the model's answer broke off", { runId: recorder.run.id, err: failure });
     write(encodePart({ type: "error", errorText: messages.runInterrupted }));
@@ -348,19 +358,4 @@ class RunRecorder {
       logError("run: its end could not be recorded", { runId: this.run.id, err });
     }
   }
-}
-
-/** A failure of the model call in words a builder can act on (the provider's status and message). */
-function describeError(err: unknown): string {
-  const e = err as { lastError?: unknown; errors?: unknown[] };
-  const inner = e?.lastError ?? (Array.isArray(e?.errors) ? e.errors.at(-1) : undefined);
-  if (inner && inner !== err) return describeError(inner);
-  if (APICallError.isInstance(err)) {
-    return err.statusCode
-      ? `The model provider answered ${err.statusCode}: ${err.message}`
-      : `The model provider could not be reached: ${err.message}`;
-  }
-  const cause = (err as { cause?: { message?: string; code?: string } })?.cause;
-  const message = err instanceof Error ? err.message : String(err);
-  return cause?.message ? `${message} (${cause.code ?? cause.message})` : message;
 }
