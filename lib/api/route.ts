@@ -6,7 +6,7 @@ import type { App } from "@/db/schema";
 import { loadEditableApp } from "@/lib/apps/access";
 import { loadSession, readSessionToken, type Session } from "@/lib/auth/session";
 import { appOrigin } from "@/lib/env";
-import { AppError, type ErrorBody } from "@/lib/errors";
+import { AppError, type ErrorBody, type errorStatus } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { type MessageKey, messages } from "@/lib/messages";
 import { clientIp } from "@/lib/security/client-ip";
@@ -49,12 +49,40 @@ type Options<Q, B, P> = {
   summary?: string;
   /** The success answer is a stream of this content type, described so (the API document). */
   stream?: { contentType: string; description: string };
+  /**
+   * The success answer's JSON, as a zod schema of what the client receives (dates as strings).
+   * The API document declares it; outside production every answer is checked against it, so a
+   * test that calls the route fails when the two part.
+   */
+  response?: Schema;
+  /**
+   * The error statuses the handler itself answers (409 on a lost save, 429 when rate limited,
+   * 502 when the model fails...). Those the wrapper answers (400, 401, 403, 404 of `app`, 413)
+   * are declared without being listed here.
+   */
+  errors?: readonly ErrorStatus[];
+  /** The body is a file's bytes of these media types (an upload), read unparsed by the service. */
+  upload?: readonly string[];
 };
+
+/** A status an error answer may have (lib/errors.ts maps each kind to one). */
+export type ErrorStatus = Exclude<(typeof errorStatus)[keyof typeof errorStatus], 500>;
 
 /** What a wrapped handler tells the API document about itself. */
 export type RouteMeta = Pick<
   Options<Schema, Schema, Schema>,
-  "auth" | "query" | "body" | "params" | "cap" | "raw" | "app" | "summary" | "stream"
+  | "auth"
+  | "query"
+  | "body"
+  | "params"
+  | "cap"
+  | "raw"
+  | "app"
+  | "summary"
+  | "stream"
+  | "response"
+  | "errors"
+  | "upload"
 >;
 export const ROUTE_META = Symbol.for("builder.routeMeta");
 
@@ -118,12 +146,28 @@ export function route<
         requestId,
       });
       if (result instanceof Response) return withHeaders(result, requestId);
-      return Response.json(result ?? { ok: true }, { headers: answerHeaders(requestId) });
+      const answer = result ?? { ok: true };
+      if (opts.response && CHECK_ANSWERS) assertAnswer(opts.response, answer, req);
+      return Response.json(answer, { headers: answerHeaders(requestId) });
     } catch (err) {
       return errorResponse(err, requestId, req);
     }
   };
   return Object.assign(wrapped, { [ROUTE_META]: opts as RouteMeta });
+}
+
+// Outside production, an answer that its declared schema refuses is a bug of ours: it fails the
+// request (500) and is logged with the schema's complaint, so tests find the drift.
+const CHECK_ANSWERS = process.env.NODE_ENV !== "production";
+
+function assertAnswer(schema: Schema, answer: unknown, req: NextRequest): void {
+  // The schema describes the JSON the client gets: dates are strings, undefined fields are gone.
+  const wire = JSON.parse(JSON.stringify(answer));
+  const checked = schema.safeParse(wire);
+  if (checked.success) return;
+  throw new Error(
+    `${req.method} ${req.nextUrl.pathname}: the answer does not match the route's response schema: ${JSON.stringify(checked.error.issues.slice(0, 5))}`,
+  );
 }
 
 async function authorize(req: NextRequest, mode: AuthMode): Promise<Session | null> {
