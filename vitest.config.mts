@@ -10,6 +10,10 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Vitest's default on two cores is one worker; integration tests mostly wait on PostgreSQL
+    // (its own process), so three files at a time keep both cores busy. Each file has its own
+    // database (tests/support/worker-db.ts), so files never see each other's rows.
+    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },

@@ -7,7 +7,7 @@ import { EmailActionPage } from "./pages/email-action-page";
 import { FieldsPanel } from "./pages/fields-panel";
 import { HomePage } from "./pages/home-page";
 import { LoginPage } from "./pages/login-page";
-import { expectNoA11yViolations } from "./support/axe";
+import { expectNoA11yViolationsInBothThemes } from "./support/axe";
 import { createApp, createBuilder, createPublishedApp, createTool } from "./support/db";
 import { linkIn, waitForMail } from "./support/mail";
 import { logInAsBuilder } from "./support/ui";
@@ -81,283 +81,273 @@ async function inviteLink(page: Page, appId: string): Promise<string> {
   return (await res.json()).inviteLink;
 }
 
-// axe on every page, in both colour themes: 0 violations. (/dev/outbox does not exist in
+// axe on every page, in both colour themes: 0 violations. Each page is opened once and checked
+// light, then dark (the page follows the system's scheme). (/dev/outbox does not exist in
 // production, where these tests run.)
 
-for (const colorScheme of ["light", "dark"] as const) {
-  test.describe(`${colorScheme} theme`, () => {
-    test.use({ colorScheme });
-    // axe takes seconds a page on two cores shared with the server and the other worker.
-    test.describe.configure({ timeout: 120_000 });
+test.describe("both themes", () => {
+  // axe takes seconds a page on two cores shared with the server and the other worker.
+  test.describe.configure({ timeout: 300_000 });
 
-    async function check(page: Page, path: string, ready: () => Promise<void>) {
-      await page.goto(path);
-      await ready();
-      await expect(page.locator("html")).toHaveAttribute("data-theme", "system");
-      await expectNoA11yViolations(page, `${path} (${colorScheme})`);
+  async function check(page: Page, path: string, ready: () => Promise<void>) {
+    await page.goto(path);
+    await ready();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "system");
+    await expectNoA11yViolationsInBothThemes(page, path);
+  }
+
+  const heading = (page: Page, name: string | RegExp) => () =>
+    expect(page.getByRole("heading", { name }).first()).toBeVisible();
+
+  test("public pages", async ({ page }) => {
+    const { appId } = await createPublishedApp("Axe App");
+    await check(page, "/", heading(page, messages.landingTitle));
+    await check(page, "/login", () => expect(new LoginPage(page).submit).toBeVisible());
+    await check(page, "/signup", () => expect(page.getByRole("button", { name: /sign up/i })).toBeVisible());
+    await check(page, "/no-such-page", heading(page, messages.notFoundTitle));
+    await check(page, "/error/unauthorized", heading(page, /./));
+    await check(page, `/app/${appId}`, heading(page, /./));
+    await check(page, `/app/${appId}/login`, heading(page, /./));
+    await check(page, `/app/${appId}/signup`, heading(page, /./));
+  });
+
+  test("the pages emailed links open", async ({ page }) => {
+    // Every mode of the page emailed links land on, as a stale or broken link shows it.
+    await check(page, "/auth/handler", heading(page, "Nothing to do here"));
+    await check(
+      page,
+      "/auth/handler?mode=verifyEmail&oobCode=nope",
+      heading(page, messages.verificationFailed),
+    );
+    await check(page, "/auth/handler?mode=signIn&oobCode=nope", heading(page, "Sign-in failed"));
+    await check(
+      page,
+      "/auth/handler?mode=verifyAndChangeEmail&oobCode=nope&newEmail=e2e-new%40example.com",
+      heading(page, "Email not changed"),
+    );
+  });
+
+  test("the reset page and the signing-out page", async ({ page }) => {
+    const user = await createBuilder();
+    await new LoginPage(page).goto();
+    await new LoginPage(page).requestPasswordReset(user.email);
+    const link = linkIn(await waitForMail(user.email, { subject: "Reset your password" }));
+    await new EmailActionPage(page).open(link);
+    await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `reset page`);
+
+    // The signing-out card stays up while the sign-out request is held.
+    await logInAsBuilder(page, user);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/auth/signout", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/logout");
+    await expect(page.getByRole("heading", { name: messages.loggingOut })).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `/logout`);
+    release();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("verify email page of an unverified builder", async ({ page }) => {
+    const user = await createBuilder({ verified: false });
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.logIn(user.email, user.password);
+    await expect(page).toHaveURL(/\/auth\/verifyEmail/);
+    await expect(page.getByRole("heading").first()).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `/auth/verifyEmail`);
+  });
+
+  test("builder pages, the account menu and the upgrade dialog", async ({ page }) => {
+    const user = await createBuilder();
+    await logInAsBuilder(page, user);
+    await expectNoA11yViolationsInBothThemes(page, `/home`);
+    await check(page, "/settings", () => expect(page.getByText(messages.sessionCurrent)).toBeVisible());
+    await check(page, "/joinplan", () => expect(page.getByRole("heading").first()).toBeVisible());
+    await page.goto("/home?goto=upgrade_app_plan");
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `upgrade dialog`);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: new RegExp(messages.accountMenu) }).click();
+    await expect(page.getByRole("menu")).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `account menu`, '[role="menu"]');
+  });
+
+  test("home with apps, the create dialog, and the editor's menu and every panel", async ({ page }) => {
+    const world = await editorWorld();
+    await logInAsBuilder(page, world.builder);
+    const home = new HomePage(page);
+    await expect(home.appCard(world.tool.header)).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `/home with apps`);
+    await home.createAppButton.click();
+    await expect(home.createDialog).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `create app dialog`);
+    await page.keyboard.press("Escape");
+
+    const editor = new EditorPage(page, world.tool.appId);
+    await editor.goto();
+    await expect(editor.menu).toBeVisible();
+    await expect(page.getByTestId("editor-preview").getByRole("heading", { level: 1 })).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `editor menu`);
+    const panels: [string, string][] = [
+      [messages.editorMenuToolTexts, messages.editorMenuToolTexts],
+      [messages.editorMenuBranding, messages.brandingTitle],
+      [messages.editorMenuFields, messages.fieldsTitle],
+      [messages.editorMenuResultsLayout, messages.editorResultsTitle],
+      [messages.editorMenuCta, messages.editorCtaTitle],
+      [messages.editorMenuDataSources, messages.editorDataSourcesTitle],
+      [messages.editorMenuToolSettings, messages.appSettingsToolTitle],
+    ];
+    for (const [entry, heading] of panels) {
+      await editor.openPanel(entry, heading);
+      if (entry === messages.editorMenuFields) await new FieldsPanel(page).expand("Diet");
+      await expectNoA11yViolationsInBothThemes(page, `editor panel ${entry}`);
+      await editor.backToMenu.click();
+      await expect(editor.menu).toBeVisible();
+    }
+  });
+
+  test("the editor menus of a generated app and a space app, and their own panels", async ({ page }) => {
+    const world = await editorWorld();
+    await logInAsBuilder(page, world.builder);
+    const hub = new EditorPage(page, world.hub.appId);
+    await hub.goto();
+    await expectNoA11yViolationsInBothThemes(page, `generated app editor menu`);
+    await hub.openPanel(messages.editorMenuAppSettings, messages.appSettingsAppTitle);
+    await expectNoA11yViolationsInBothThemes(page, `generated app settings`);
+    const space = new EditorPage(page, world.space.appId);
+    await space.goto("details");
+    await expect(page.getByRole("heading", { level: 2, name: messages.editorDetailsTitle })).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `space app details`);
+  });
+
+  test("the tools page, the tool editor and the claim page", async ({ page, browser }) => {
+    const world = await editorWorld();
+    await logInAsBuilder(page, world.builder);
+    await check(page, `/build/app/${world.hub.appId}/tools`, heading(page, messages.toolsTitle));
+    await page.getByRole("button", { name: messages.addTool }).click();
+    await expect(page.getByRole("dialog", { name: messages.addToolTitle })).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `add tool dialog`);
+    await page.keyboard.press("Escape");
+
+    const toolEditor = `/build/app/${world.hub.appId}/tool/${world.liveTool.toolId}`;
+    await check(page, toolEditor, () =>
+      expect(page.getByLabel(messages.editorHeader, { exact: true })).toHaveValue("Shopping list"),
+    );
+    for (const section of [messages.editorMenuFields, messages.toolPageSection]) {
+      await page
+        .getByRole("navigation", { name: messages.toolEditorSections })
+        .getByRole("button", { name: section })
+        .click();
+      await expect(
+        page.getByRole("heading", {
+          level: 2,
+          name: section === messages.editorMenuFields ? messages.fieldsTitle : section,
+        }),
+      ).toBeVisible();
+      await expectNoA11yViolationsInBothThemes(page, `tool editor ${section}`);
     }
 
-    const heading = (page: Page, name: string | RegExp) => () =>
-      expect(page.getByRole("heading", { name }).first()).toBeVisible();
-
-    test("public pages", async ({ page }) => {
-      const { appId } = await createPublishedApp("Axe App");
-      await check(page, "/", heading(page, messages.landingTitle));
-      await check(page, "/login", () => expect(new LoginPage(page).submit).toBeVisible());
-      await check(page, "/signup", () =>
-        expect(page.getByRole("button", { name: /sign up/i })).toBeVisible(),
-      );
-      await check(page, "/no-such-page", heading(page, messages.notFoundTitle));
-      await check(page, "/error/unauthorized", heading(page, /./));
-      await check(page, `/app/${appId}`, heading(page, /./));
-      await check(page, `/app/${appId}/login`, heading(page, /./));
-      await check(page, `/app/${appId}/signup`, heading(page, /./));
-    });
-
-    test("the pages emailed links open", async ({ page }) => {
-      // Every mode of the page emailed links land on, as a stale or broken link shows it.
-      await check(page, "/auth/handler", heading(page, "Nothing to do here"));
-      await check(
-        page,
-        "/auth/handler?mode=verifyEmail&oobCode=nope",
-        heading(page, messages.verificationFailed),
-      );
-      await check(page, "/auth/handler?mode=signIn&oobCode=nope", heading(page, "Sign-in failed"));
-      await check(
-        page,
-        "/auth/handler?mode=verifyAndChangeEmail&oobCode=nope&newEmail=e2e-new%40example.com",
-        heading(page, "Email not changed"),
-      );
-    });
-
-    test("the reset page and the signing-out page", async ({ page }) => {
-      const user = await createBuilder();
-      await new LoginPage(page).goto();
-      await new LoginPage(page).requestPasswordReset(user.email);
-      const link = linkIn(await waitForMail(user.email, { subject: "Reset your password" }));
-      await new EmailActionPage(page).open(link);
-      await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
-      await expectNoA11yViolations(page, `reset page (${colorScheme})`);
-
-      // The signing-out card stays up while the sign-out request is held.
-      await logInAsBuilder(page, user);
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route("**/api/auth/signout", async (route) => {
-        await held;
-        await route.continue();
-      });
-      await page.goto("/logout");
-      await expect(page.getByRole("heading", { name: messages.loggingOut })).toBeVisible();
-      await expectNoA11yViolations(page, `/logout (${colorScheme})`);
-      release();
-      await expect(page).toHaveURL(/\/login$/);
-    });
-
-    test("verify email page of an unverified builder", async ({ page }) => {
-      const user = await createBuilder({ verified: false });
-      const login = new LoginPage(page);
-      await login.goto();
-      await login.logIn(user.email, user.password);
-      await expect(page).toHaveURL(/\/auth\/verifyEmail/);
-      await expect(page.getByRole("heading").first()).toBeVisible();
-      await expectNoA11yViolations(page, `/auth/verifyEmail (${colorScheme})`);
-    });
-
-    test("builder pages, the account menu and the upgrade dialog", async ({ page }) => {
-      const user = await createBuilder();
-      await logInAsBuilder(page, user);
-      await expectNoA11yViolations(page, `/home (${colorScheme})`);
-      await check(page, "/settings", () => expect(page.getByText(messages.sessionCurrent)).toBeVisible());
-      await check(page, "/joinplan", () => expect(page.getByRole("heading").first()).toBeVisible());
-      await page.goto("/home?goto=upgrade_app_plan");
-      await expect(page.getByRole("dialog")).toBeVisible();
-      await expectNoA11yViolations(page, `upgrade dialog (${colorScheme})`);
-      await page.keyboard.press("Escape");
-      await page.getByRole("button", { name: new RegExp(messages.accountMenu) }).click();
-      await expect(page.getByRole("menu")).toBeVisible();
-      await expectNoA11yViolations(page, `account menu (${colorScheme})`, '[role="menu"]');
-    });
-
-    test("home with apps, the create dialog, and the editor's menu and every panel", async ({ page }) => {
-      test.setTimeout(240_000);
-      const world = await editorWorld();
-      await logInAsBuilder(page, world.builder);
-      const home = new HomePage(page);
-      await expect(home.appCard(world.tool.header)).toBeVisible();
-      await expectNoA11yViolations(page, `/home with apps (${colorScheme})`);
-      await home.createAppButton.click();
-      await expect(home.createDialog).toBeVisible();
-      await expectNoA11yViolations(page, `create app dialog (${colorScheme})`);
-      await page.keyboard.press("Escape");
-
-      const editor = new EditorPage(page, world.tool.appId);
-      await editor.goto();
-      await expect(editor.menu).toBeVisible();
-      await expect(page.getByTestId("editor-preview").getByRole("heading", { level: 1 })).toBeVisible();
-      await expectNoA11yViolations(page, `editor menu (${colorScheme})`);
-      const panels: [string, string][] = [
-        [messages.editorMenuToolTexts, messages.editorMenuToolTexts],
-        [messages.editorMenuBranding, messages.brandingTitle],
-        [messages.editorMenuFields, messages.fieldsTitle],
-        [messages.editorMenuResultsLayout, messages.editorResultsTitle],
-        [messages.editorMenuCta, messages.editorCtaTitle],
-        [messages.editorMenuDataSources, messages.editorDataSourcesTitle],
-        [messages.editorMenuToolSettings, messages.appSettingsToolTitle],
-      ];
-      for (const [entry, heading] of panels) {
-        await editor.openPanel(entry, heading);
-        if (entry === messages.editorMenuFields) await new FieldsPanel(page).expand("Diet");
-        await expectNoA11yViolations(page, `editor panel ${entry} (${colorScheme})`);
-        await editor.backToMenu.click();
-        await expect(editor.menu).toBeVisible();
-      }
-
-      // The menus of the other kinds and their own panels.
-      const hub = new EditorPage(page, world.hub.appId);
-      await hub.goto();
-      await expectNoA11yViolations(page, `generated app editor menu (${colorScheme})`);
-      await hub.openPanel(messages.editorMenuAppSettings, messages.appSettingsAppTitle);
-      await expectNoA11yViolations(page, `generated app settings (${colorScheme})`);
-      const space = new EditorPage(page, world.space.appId);
-      await space.goto("details");
-      await expect(page.getByRole("heading", { level: 2, name: messages.editorDetailsTitle })).toBeVisible();
-      await expectNoA11yViolations(page, `space app details (${colorScheme})`);
-    });
-
-    test("the tools page, the tool editor and the claim page", async ({ page, browser }) => {
-      test.setTimeout(180_000);
-      const world = await editorWorld();
-      await logInAsBuilder(page, world.builder);
-      await check(page, `/build/app/${world.hub.appId}/tools`, heading(page, messages.toolsTitle));
-      await page.getByRole("button", { name: messages.addTool }).click();
-      await expect(page.getByRole("dialog", { name: messages.addToolTitle })).toBeVisible();
-      await expectNoA11yViolations(page, `add tool dialog (${colorScheme})`);
-      await page.keyboard.press("Escape");
-
-      const toolEditor = `/build/app/${world.hub.appId}/tool/${world.liveTool.toolId}`;
-      await check(page, toolEditor, () =>
-        expect(page.getByLabel(messages.editorHeader, { exact: true })).toHaveValue("Shopping list"),
-      );
-      for (const section of [messages.editorMenuFields, messages.toolPageSection]) {
-        await page
-          .getByRole("navigation", { name: messages.toolEditorSections })
-          .getByRole("button", { name: section })
-          .click();
-        await expect(
-          page.getByRole("heading", {
-            level: 2,
-            name: section === messages.editorMenuFields ? messages.fieldsTitle : section,
-          }),
-        ).toBeVisible();
-        await expectNoA11yViolations(page, `tool editor ${section} (${colorScheme})`);
-      }
-
-      // The claim page, as another builder opens the invitation.
-      const link = await inviteLink(page, world.tool.appId);
-      const other = await (await browser.newContext({ colorScheme })).newPage();
-      await logInAsBuilder(other, await createBuilder());
-      await other.goto(link);
-      await expect(other.getByRole("button", { name: messages.claimButton })).toBeVisible();
-      await expectNoA11yViolations(other, `claim page (${colorScheme})`);
-      await other.goto("/claim/not-a-code");
-      await expect(other.getByText(messages.claimInvalid)).toBeVisible();
-      await expectNoA11yViolations(other, `claim page, invalid link (${colorScheme})`);
-      await other.context().close();
-    });
-
-    test("the published app pages", async ({ page }) => {
-      const world = await editorWorld();
-      const title = (name: string) => () =>
-        expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-      await check(page, `/app/${world.tool.appId}`, title(world.tool.header));
-      await check(page, `/app/${world.hub.appId}`, title(world.hub.header));
-      await check(page, `/app/${world.hub.appId}/tool/${world.path}`, title("Shopping list"));
-      await check(page, `/tool/${world.path}`, title("Shopping list"));
-      await check(page, `/app/${world.hub.appId}/tool/nothing-here`, () =>
-        expect(
-          page.getByRole("heading", {
-            name: fillTemplate(messages.toolPathNotFound, { path: "nothing-here" }),
-          }),
-        ).toBeVisible(),
-      );
-      // A draft, as its builder sees it (with the banner).
-      await logInAsBuilder(page, world.builder);
-      await check(page, `/app/${world.space.appId}`, title(world.space.header));
-    });
-
-    test("the builder's new pages at 375 px, with nothing wider than the screen", async ({
-      page,
-      browser,
-    }) => {
-      test.setTimeout(120_000);
-      await page.setViewportSize({ width: 375, height: 800 });
-      const world = await editorWorld();
-      await logInAsBuilder(page, world.builder);
-      await expect(new HomePage(page).appCard(world.tool.header)).toBeVisible();
-      await expectNoHorizontalScroll(page, "/home with apps");
-      const editor = new EditorPage(page, world.tool.appId);
-      await editor.goto();
-      await expectNoHorizontalScroll(page, "editor menu");
-      for (const panel of ["texts", "branding", "fields", "call-to-action", "settings"]) {
-        await editor.goto(panel);
-        await expect(page.getByRole("heading", { level: 2 }).first()).toBeVisible();
-        if (panel === "fields") await new FieldsPanel(page).expand("Diet");
-        await expectNoHorizontalScroll(page, `editor panel ${panel}`);
-      }
-      await page.getByRole("button", { name: messages.editorPreview }).click();
-      await expect(page.getByTestId("editor-preview")).toBeVisible();
-      await expectNoHorizontalScroll(page, "editor preview on a phone");
-      await page.goto(`/build/app/${world.hub.appId}/tools`);
-      await expect(page.getByRole("heading", { level: 1, name: messages.toolsTitle })).toBeVisible();
-      await expectNoHorizontalScroll(page, "tools page");
-      await page.goto(`/build/app/${world.hub.appId}/tool/${world.liveTool.toolId}`);
-      await expect(page.getByLabel(messages.editorHeader, { exact: true })).toBeVisible();
-      await expectNoHorizontalScroll(page, "tool editor");
-      const link = await inviteLink(page, world.tool.appId);
-      const other = await (
-        await browser.newContext({ viewport: { width: 375, height: 800 }, colorScheme })
-      ).newPage();
-      await logInAsBuilder(other, await createBuilder());
-      await other.goto(link);
-      await expect(other.getByRole("button", { name: messages.claimButton })).toBeVisible();
-      await expectNoHorizontalScroll(other, "claim page");
-      await other.context().close();
-      for (const path of [
-        `/app/${world.tool.appId}`,
-        `/app/${world.hub.appId}`,
-        `/app/${world.hub.appId}/tool/${world.path}`,
-      ]) {
-        await page.goto(path);
-        await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-        await expectNoHorizontalScroll(page, path);
-      }
-    });
-
-    test("at 375 px, with nothing wider than the screen", async ({ page }) => {
-      await page.setViewportSize({ width: 375, height: 800 });
-      const user = await createBuilder();
-      await check(page, "/", () => expect(page.getByRole("heading", { level: 1 })).toBeVisible());
-      await expectNoHorizontalScroll(page, "/");
-      await logInAsBuilder(page, user);
-      await check(page, "/joinplan", () => expect(page.getByRole("heading").first()).toBeVisible());
-      await expectNoHorizontalScroll(page, "/joinplan");
-      // One card a row: every card starts at the same x.
-      const lefts = await page
-        .locator("li[data-plan]")
-        .evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().left)));
-      expect(new Set(lefts).size).toBe(1);
-      await page.goto("/home?goto=upgrade_app_plan");
-      const dialog = page.getByRole("dialog");
-      await expect(dialog.locator("li[data-plan]").first()).toBeVisible();
-      await expectNoA11yViolations(page, `upgrade dialog at 375 px (${colorScheme})`);
-      const box = await dialog.boundingBox();
-      expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
-    });
+    // The claim page, as another builder opens the invitation.
+    const link = await inviteLink(page, world.tool.appId);
+    const other = await (await browser.newContext()).newPage();
+    await logInAsBuilder(other, await createBuilder());
+    await other.goto(link);
+    await expect(other.getByRole("button", { name: messages.claimButton })).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(other, `claim page`);
+    await other.goto("/claim/not-a-code");
+    await expect(other.getByText(messages.claimInvalid)).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(other, `claim page, invalid link`);
+    await other.context().close();
   });
-}
+
+  test("the published app pages", async ({ page }) => {
+    const world = await editorWorld();
+    const title = (name: string) => () => expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await check(page, `/app/${world.tool.appId}`, title(world.tool.header));
+    await check(page, `/app/${world.hub.appId}`, title(world.hub.header));
+    await check(page, `/app/${world.hub.appId}/tool/${world.path}`, title("Shopping list"));
+    await check(page, `/tool/${world.path}`, title("Shopping list"));
+    await check(page, `/app/${world.hub.appId}/tool/nothing-here`, () =>
+      expect(
+        page.getByRole("heading", {
+          name: fillTemplate(messages.toolPathNotFound, { path: "nothing-here" }),
+        }),
+      ).toBeVisible(),
+    );
+    // A draft, as its builder sees it (with the banner).
+    await logInAsBuilder(page, world.builder);
+    await check(page, `/app/${world.space.appId}`, title(world.space.header));
+  });
+
+  test("the builder's new pages at 375 px, with nothing wider than the screen", async ({ page, browser }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    const world = await editorWorld();
+    await logInAsBuilder(page, world.builder);
+    await expect(new HomePage(page).appCard(world.tool.header)).toBeVisible();
+    await expectNoHorizontalScroll(page, "/home with apps");
+    const editor = new EditorPage(page, world.tool.appId);
+    await editor.goto();
+    await expectNoHorizontalScroll(page, "editor menu");
+    for (const panel of ["texts", "branding", "fields", "call-to-action", "settings"]) {
+      await editor.goto(panel);
+      await expect(page.getByRole("heading", { level: 2 }).first()).toBeVisible();
+      if (panel === "fields") await new FieldsPanel(page).expand("Diet");
+      await expectNoHorizontalScroll(page, `editor panel ${panel}`);
+    }
+    await page.getByRole("button", { name: messages.editorPreview }).click();
+    await expect(page.getByTestId("editor-preview")).toBeVisible();
+    await expectNoHorizontalScroll(page, "editor preview on a phone");
+    await page.goto(`/build/app/${world.hub.appId}/tools`);
+    await expect(page.getByRole("heading", { level: 1, name: messages.toolsTitle })).toBeVisible();
+    await expectNoHorizontalScroll(page, "tools page");
+    await page.goto(`/build/app/${world.hub.appId}/tool/${world.liveTool.toolId}`);
+    await expect(page.getByLabel(messages.editorHeader, { exact: true })).toBeVisible();
+    await expectNoHorizontalScroll(page, "tool editor");
+    const link = await inviteLink(page, world.tool.appId);
+    const other = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+    await logInAsBuilder(other, await createBuilder());
+    await other.goto(link);
+    await expect(other.getByRole("button", { name: messages.claimButton })).toBeVisible();
+    await expectNoHorizontalScroll(other, "claim page");
+    await other.context().close();
+    for (const path of [
+      `/app/${world.tool.appId}`,
+      `/app/${world.hub.appId}`,
+      `/app/${world.hub.appId}/tool/${world.path}`,
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      await expectNoHorizontalScroll(page, path);
+    }
+  });
+
+  test("at 375 px, with nothing wider than the screen", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    const user = await createBuilder();
+    await check(page, "/", () => expect(page.getByRole("heading", { level: 1 })).toBeVisible());
+    await expectNoHorizontalScroll(page, "/");
+    await logInAsBuilder(page, user);
+    await check(page, "/joinplan", () => expect(page.getByRole("heading").first()).toBeVisible());
+    await expectNoHorizontalScroll(page, "/joinplan");
+    // One card a row: every card starts at the same x.
+    const lefts = await page
+      .locator("li[data-plan]")
+      .evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().left)));
+    expect(new Set(lefts).size).toBe(1);
+    await page.goto("/home?goto=upgrade_app_plan");
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.locator("li[data-plan]").first()).toBeVisible();
+    await expectNoA11yViolationsInBothThemes(page, `upgrade dialog at 375 px`);
+    const box = await dialog.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+  });
+});
 
 test("the theme toggle applies at once, is remembered for a year, and follows the system otherwise", async ({
   browser,

@@ -36,3 +36,23 @@ export async function expectNoA11yViolations(
   );
   expect(report, `axe on ${where}`).toEqual([]);
 }
+
+/**
+ * The same check in the light theme, then the dark one, on the page as it is (the page follows the
+ * system's scheme, switched here without a reload), leaving the page light.
+ */
+export async function expectNoA11yViolationsInBothThemes(
+  page: Page,
+  where: string,
+  within?: string,
+  exclude?: string,
+): Promise<void> {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect
+      .poll(() => page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches))
+      .toBe(colorScheme === "dark");
+    await expectNoA11yViolations(page, `${where} (${colorScheme})`, within, exclude);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
