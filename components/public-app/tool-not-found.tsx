@@ -3,7 +3,9 @@
 import { CompassIcon } from "lucide-react";
 import { usePathname } from "next/navigation";
 import { NoticeCard } from "@/components/shell/notice-card";
-import { messages } from "@/lib/messages";
+import { editorMessages } from "@/lib/messages/editor";
+import { homeMessages } from "@/lib/messages/home";
+import { publicAppMessages } from "@/lib/messages/public-app";
 import { fillTemplate } from "@/lib/text";
 
 /** The path asked for, from the address: Next gives not-found pages no params. */
@@ -26,11 +28,11 @@ export function ToolNotFound() {
     <main className="flex min-h-dvh items-center justify-center bg-muted/40 px-4 py-12">
       <NoticeCard
         icon={CompassIcon}
-        title={fillTemplate(messages.toolPathNotFound, { path })}
+        title={fillTemplate(editorMessages.toolPathNotFound, { path })}
         titleClassName="break-words"
-        text={messages.publicToolNotFoundHint}
+        text={publicAppMessages.publicToolNotFoundHint}
         href={appId ? `/app/${encodeURIComponent(appId)}` : "/"}
-        action={appId ? messages.publicOpenApp : messages.notFoundHome}
+        action={appId ? publicAppMessages.publicOpenApp : homeMessages.notFoundHome}
       />
     </main>
   );
