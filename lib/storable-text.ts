@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 
 // Text that can be stored. PostgreSQL's text and jsonb cannot hold U+0000 (the write fails, and
 // the request with it), and a lone UTF-16 surrogate has no UTF-8 form (it would be stored as
@@ -15,7 +15,8 @@ export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s);
  * what cannot be stored, with a 400 and its own message. Chains like z.string() (.min, .max,
  * .trim, .regex, ...).
  */
-export const storableString = () => z.string().refine(isStorableText, { message: messages.textNotStorable });
+export const storableString = () =>
+  z.string().refine(isStorableText, { message: authMessages.textNotStorable });
 
 const NULS = /\0/g;
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ErrorBody } from "@/lib/errors";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { getBearerToken } from "./token-store";
 
 /**
@@ -48,9 +48,9 @@ export async function apiFetch<T = Record<string, unknown>>(
       credentials: "same-origin",
     });
   } catch {
-    throw new ApiError(0, "NETWORK", messages.internal);
+    throw new ApiError(0, "NETWORK", authMessages.internal);
   }
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw ApiError.fromBody(res.status, data, messages.internal);
+  if (!res.ok) throw ApiError.fromBody(res.status, data, authMessages.internal);
   return data as T;
 }

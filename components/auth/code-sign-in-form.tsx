@@ -5,7 +5,7 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { ApiError, apiFetch } from "./api-client";
 import { completeSignIn } from "./complete-sign-in";
 import { Field } from "./field";
@@ -30,12 +30,12 @@ export function CodeSignInForm({ appId }: { appId: string }) {
     try {
       await apiFetch(`/api/live_api/account/sendMagicLink${q}`, { body: { email: address, continueUrl } });
       setEmail(address);
-      toast.success(messages.magicCodeSent);
+      toast.success(authMessages.magicCodeSent);
     } catch (err) {
       setError(
         err instanceof ApiError && err.code === "auth/invalid-email"
-          ? messages.magicEmailInvalid
-          : messages.magicSendFailed,
+          ? authMessages.magicEmailInvalid
+          : authMessages.magicSendFailed,
       );
     } finally {
       setBusy(false);
@@ -60,14 +60,14 @@ export function CodeSignInForm({ appId }: { appId: string }) {
       setBusy(false);
       if (err instanceof ApiError && err.code === "ATTEMPTS_EXCEEDED") {
         setEmail(null);
-        return setError(messages.otpAttemptsExceeded);
+        return setError(authMessages.otpAttemptsExceeded);
       }
-      return setError(messages.otpInvalid);
+      return setError(authMessages.otpInvalid);
     }
     const res = await signIn("token", { customToken, redirect: false }).catch(() => null);
     if (!res || res.error) {
       setBusy(false);
-      return setError(messages.magicSignInFailed);
+      return setError(authMessages.magicSignInFailed);
     }
     signedInToast(notice);
     await completeSignIn({

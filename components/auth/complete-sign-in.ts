@@ -7,7 +7,7 @@ import {
   ACCOUNT_CREATE_RETRY_MS,
   MAIN_PAGE,
 } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { safeRedirectPath } from "@/lib/security/redirects";
 import { ApiError, apiFetch } from "./api-client";
 import { setBearerToken } from "./token-store";
@@ -45,7 +45,7 @@ export async function completeSignIn(opts: {
         opts.navigate(`/error/unauthorized${saleId ? `?paymentId=${encodeURIComponent(saleId)}` : ""}`);
         return;
       }
-      throw new Error(messages.accountCreateFailed);
+      throw new Error(authMessages.accountCreateFailed);
     }
   }
   opts.navigate(safeRedirectPath(opts.redirectTo, window.location.origin, opts.fallback ?? MAIN_PAGE));

@@ -4,15 +4,18 @@ import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { type MessageKey, messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { Field } from "./field";
 import { FormError } from "./form-error";
 import { GoogleButton } from "./google-button";
 import { ResetPasswordRequest } from "./reset-password-request";
 import { useSignInFlow } from "./use-sign-in-flow";
 
+// The refusals of a password sign-in (lib/auth/login.ts, lib/auth/next-auth.ts) are all auth messages.
 const messageFor = (code: string | undefined) =>
-  code && code in messages ? messages[code as MessageKey] : messages.invalidCredentials;
+  code && Object.hasOwn(authMessages, code)
+    ? authMessages[code as keyof typeof authMessages]
+    : authMessages.invalidCredentials;
 
 /** Email + password sign-in, for builders (no appId) or end users of an app. */
 export function LoginForm({

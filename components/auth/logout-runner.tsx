@@ -4,7 +4,7 @@ import { Loader2Icon } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useEffect } from "react";
-import { messages } from "@/lib/messages";
+import { homeMessages } from "@/lib/messages/home";
 import { AuthCard } from "./auth-card";
 import { setBearerToken } from "./token-store";
 
@@ -20,13 +20,13 @@ export function LogoutRunner({ to, children }: { to: string | null; children?: R
   }, [router, to]);
   return (
     children ?? (
-      <AuthCard title={messages.loggingOut} description={messages.loggingOutText}>
+      <AuthCard title={homeMessages.loggingOut} description={homeMessages.loggingOutText}>
         <div role="status" aria-live="polite" className="flex justify-center">
           <Loader2Icon
             className="size-5 animate-spin text-muted-foreground motion-reduce:animate-none"
             aria-hidden
           />
-          <span className="sr-only">{messages.loggingOut}</span>
+          <span className="sr-only">{homeMessages.loggingOut}</span>
         </div>
       </AuthCard>
     )

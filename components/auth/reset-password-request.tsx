@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { ApiError, apiFetch } from "./api-client";
 import { Field } from "./field";
 import { FormError } from "./form-error";
@@ -22,10 +22,12 @@ export function ResetPasswordRequest({ appId, defaultEmail }: { appId?: string; 
       await apiFetch("/api/live_api/account/sendResetPasswordEmail", {
         body: { email, mainAppId: appId ?? null, continueUrl: appId ? `/app/${appId}/login` : "/login" },
       });
-      toast.success(messages.resetEmailSentIfExists);
+      toast.success(authMessages.resetEmailSentIfExists);
     } catch (err) {
       setError(
-        err instanceof ApiError && err.code === "auth/invalid-email" ? err.message : messages.resetSendFailed,
+        err instanceof ApiError && err.code === "auth/invalid-email"
+          ? err.message
+          : authMessages.resetSendFailed,
       );
     } finally {
       setBusy(false);

@@ -1,7 +1,7 @@
 "use client";
 
 import { toast } from "sonner";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 
 /**
  * After a code or link sign-in. A notice from the server (a password set before the address was
@@ -9,5 +9,5 @@ import { messages } from "@/lib/messages";
  */
 export function signedInToast(notice?: string): void {
   if (notice) toast.info(notice, { duration: 20_000 });
-  else toast.success(messages.magicSignInSuccess);
+  else toast.success(authMessages.magicSignInSuccess);
 }

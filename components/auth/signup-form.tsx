@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { Button } from "@/components/ui/button";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { ApiError, apiFetch } from "./api-client";
 import { Field } from "./field";
 import { FormError } from "./form-error";
@@ -34,7 +34,7 @@ export function SignupForm({
         body: { email, password, ...(appId ? { appId } : {}) },
       });
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : messages.internal);
+      setError(err instanceof ApiError ? err.message : authMessages.internal);
       setBusy(false);
       return;
     }

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { refreshSessionAction } from "@/lib/auth/session-actions";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { ApiError, apiFetch } from "./api-client";
 import { AuthCard } from "./auth-card";
 import { FormError } from "./form-error";
@@ -28,12 +28,12 @@ export function VerifyEmailPanel(props: { email: string; continueUrl: string; ve
     setError(null);
     try {
       await apiFetch("/api/identity/send-verification-email", { body: { continueUrl } });
-      toast.success(messages.verificationSent);
+      toast.success(authMessages.verificationSent);
     } catch (err) {
       setError(
         err instanceof ApiError && err.status === 429
-          ? messages.tooManyRequests
-          : messages.verificationSendFailed,
+          ? authMessages.tooManyRequests
+          : authMessages.verificationSendFailed,
       );
     } finally {
       setBusy(false);

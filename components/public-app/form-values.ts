@@ -1,6 +1,6 @@
 import type { PublicContent, PublicField } from "@/lib/apps/public-content";
 import { RESERVED_FIELD_NAME } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { runsMessages } from "@/lib/messages/runs";
 import type { RunInputValue } from "@/lib/runs/schemas";
 import { fillTemplate } from "@/lib/text";
 
@@ -34,12 +34,12 @@ export function checkFields(fields: readonly PublicField[], values: FormValues):
   for (const f of fields) {
     const v = values[f.name];
     if (f.required && isBlank(v)) {
-      return { name: f.name, message: fillTemplate(messages.runFieldRequired, { label: labelOf(f) }) };
+      return { name: f.name, message: fillTemplate(runsMessages.runFieldRequired, { label: labelOf(f) }) };
     }
     if ((f.type === "height" || f.type === "weight") && typeof v === "string" && v.trim() !== "") {
       const n = Number(v.trim().replace(",", "."));
       if (!Number.isFinite(n) || n < 0) {
-        return { name: f.name, message: fillTemplate(messages.runNumberInvalid, { label: labelOf(f) }) };
+        return { name: f.name, message: fillTemplate(runsMessages.runNumberInvalid, { label: labelOf(f) }) };
       }
     }
   }

@@ -7,7 +7,9 @@ import { UploadProgress } from "@/components/uploads/upload-progress";
 import type { PublicField } from "@/lib/apps/public-content";
 import { safeImageSrc } from "@/lib/apps/safe-link";
 import { IMAGE_MAX_BYTES } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { editorMessages } from "@/lib/messages/editor";
+import { publicAppMessages } from "@/lib/messages/public-app";
+import { shellMessages } from "@/lib/messages/shell";
 import { RUN_PHOTO_ACCEPT } from "@/lib/runs/run-photo";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
@@ -124,7 +126,7 @@ export function PhotoPicker({
       });
       setPending(null);
       setStatus({ state: "idle" });
-      setAnnounce(messages.publicPhotoUploaded);
+      setAnnounce(publicAppMessages.publicPhotoUploaded);
       onChange(stored.file_url);
     } catch (err) {
       if (uploadRef.current !== controller) return; // a newer choice took over
@@ -132,7 +134,7 @@ export function PhotoPicker({
       setPending(null);
       setStatus({ state: "idle" });
       if (err instanceof DOMException && err.name === "AbortError") return;
-      setUploadError(err instanceof UploadError ? err.message : messages.uploadFailedRetry);
+      setUploadError(err instanceof UploadError ? err.message : editorMessages.uploadFailedRetry);
     } finally {
       if (uploadRef.current === controller) uploadRef.current = null;
     }
@@ -142,7 +144,7 @@ export function PhotoPicker({
     forget(shown?.url);
     setShown(null);
     setUploadError(null);
-    setAnnounce(messages.publicPhotoRemoved);
+    setAnnounce(publicAppMessages.publicPhotoRemoved);
     onChange("");
     // The Remove button goes away: the focus stays in the field.
     requestAnimationFrame(() => chooseRef.current?.focus());
@@ -179,14 +181,14 @@ export function PhotoPicker({
             // biome-ignore lint/performance/noImgElement: a photo from the user's device (an object URL)
             <img
               src={src}
-              alt={fillTemplate(messages.publicPhotoAlt, { label: name })}
+              alt={fillTemplate(publicAppMessages.publicPhotoAlt, { label: name })}
               className="size-full object-cover"
               onError={() => setBroken(true)}
             />
           ) : (
             <ImageIcon
               role="img"
-              aria-label={messages.publicPhotoNone}
+              aria-label={publicAppMessages.publicPhotoNone}
               className="size-6 text-muted-foreground"
             />
           )}
@@ -223,7 +225,7 @@ export function PhotoPicker({
             className={cn(buttonClass, shownError && "border-destructive")}
           >
             <ImageUpIcon aria-hidden="true" />
-            {value ? messages.publicPhotoReplace : messages.publicPhotoChoose}
+            {value ? publicAppMessages.publicPhotoReplace : publicAppMessages.publicPhotoChoose}
           </button>
           <button
             type="button"
@@ -232,25 +234,25 @@ export function PhotoPicker({
             className={cn(buttonClass, "hidden pointer-coarse:inline-flex")}
           >
             <CameraIcon aria-hidden="true" />
-            {messages.publicPhotoTake}
+            {publicAppMessages.publicPhotoTake}
           </button>
           {uploading ? (
             <button type="button" onClick={() => uploadRef.current?.abort()} className={buttonClass}>
               <XIcon aria-hidden="true" />
-              {messages.cancel}
+              {shellMessages.cancel}
             </button>
           ) : value ? (
             <button type="button" onClick={remove} className={buttonClass}>
               <Trash2Icon aria-hidden="true" />
-              {messages.publicPhotoRemove}
+              {publicAppMessages.publicPhotoRemove}
             </button>
           ) : null}
         </div>
       </div>
       <p id={hintId} className="text-xs text-muted-foreground">
         {disabled
-          ? messages.publicPhotoPreviewOnly
-          : fillTemplate(messages.publicPhotoHint, { size: MAX_SIZE })}
+          ? publicAppMessages.publicPhotoPreviewOnly
+          : fillTemplate(publicAppMessages.publicPhotoHint, { size: MAX_SIZE })}
       </p>
       {uploading ? <UploadProgress percent={percent} /> : null}
       <p className="sr-only" aria-live="polite">

@@ -1,16 +1,16 @@
 "use client";
 
 import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, LoaderCircleIcon } from "lucide-react";
+import dynamic from "next/dynamic";
 import * as React from "react";
 import type { PublicContent, PublicField } from "@/lib/apps/public-content";
 import { safeImageSrc } from "@/lib/apps/safe-link";
 import type { InputStep } from "@/lib/apps/schemas";
 import { RESERVED_FIELD_NAME, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { publicAppMessages } from "@/lib/messages/public-app";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { checkFields, type FieldError, type FormValues } from "./form-values";
-import { PhotoPicker } from "./photo-picker";
 import type { PhotoTarget } from "./upload-run-photo";
 
 // The input of a published tool: the main input with its examples, the custom fields by type,
@@ -21,6 +21,10 @@ import type { PhotoTarget } from "./upload-run-photo";
 // message is read with it.
 // A photo field is a picker of its own (photo-picker.tsx): the photo uploads as soon as it is
 // chosen, and a run waits for an upload under way.
+// The picker and its upload code load only with a form that has a photo field; rendered on the
+// server like the rest of the form, it paints with the page and keeps its place until its code
+// arrives.
+const PhotoPicker = dynamic(() => import("./photo-picker").then((m) => m.PhotoPicker));
 
 export type FormContent = Pick<
   PublicContent,
@@ -184,7 +188,7 @@ export function PublicAppForm({
     if (!onRun || running) return;
     const uploading = content.fields.find((f) => uploadingPhotos.current.has(f.name));
     if (uploading) {
-      setClientError({ name: uploading.name, message: messages.publicPhotoWait });
+      setClientError({ name: uploading.name, message: publicAppMessages.publicPhotoWait });
       focusField(uploading.name);
       return;
     }
@@ -210,7 +214,9 @@ export function PublicAppForm({
             className={cn("size-4 transition-transform", expanded && "rotate-180")}
             aria-hidden
           />
-          {expanded ? messages.publicHideInput : content.inputLabel || messages.publicShowInput}
+          {expanded
+            ? publicAppMessages.publicHideInput
+            : content.inputLabel || publicAppMessages.publicShowInput}
         </button>
       )}
       <div id={`${id}-main`} className="grid gap-2" hidden={content.isInputCollapsed && !expanded}>
@@ -222,7 +228,7 @@ export function PublicAppForm({
             (content.isInputCollapsed || !content.inputLabel) && "sr-only",
           )}
         >
-          {content.inputLabel || content.inputPlaceholder || messages.publicShowInput}
+          {content.inputLabel || content.inputPlaceholder || publicAppMessages.publicShowInput}
         </label>
         <textarea
           id={inputId}
@@ -245,7 +251,7 @@ export function PublicAppForm({
       {examples.length > 0 && (
         <div className="grid gap-2">
           <span className="text-xs font-medium text-muted-foreground" id={`${id}-examples`}>
-            {messages.publicExamples}
+            {publicAppMessages.publicExamples}
           </span>
           <ul className="flex flex-wrap gap-2" aria-labelledby={`${id}-examples`}>
             {examples.map((example) => (
@@ -275,7 +281,7 @@ export function PublicAppForm({
       style={buttonStyle}
     >
       {running && <LoaderCircleIcon className="size-4 animate-spin" aria-hidden />}
-      {running ? messages.publicRunning : messages.publicRun}
+      {running ? publicAppMessages.publicRunning : publicAppMessages.publicRun}
     </button>
   );
 
@@ -283,7 +289,7 @@ export function PublicAppForm({
     <form ref={formRef} className="grid gap-5" noValidate onSubmit={submit}>
       {multiStep && (
         <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground" aria-live="polite">
-          {fillTemplate(messages.publicStepOf, { n: current + 1, total: groups.length })}
+          {fillTemplate(publicAppMessages.publicStepOf, { n: current + 1, total: groups.length })}
         </p>
       )}
       {groups.map(({ step, fields }, i) => (
@@ -297,7 +303,7 @@ export function PublicAppForm({
         >
           {step && (
             <legend tabIndex={-1} className="mb-4 text-lg font-semibold text-foreground focus:outline-none">
-              {step.title || fillTemplate(messages.publicStepUntitled, { n: i + 1 })}
+              {step.title || fillTemplate(publicAppMessages.publicStepUntitled, { n: i + 1 })}
             </legend>
           )}
           {i === 0 && mainInput}
@@ -340,7 +346,7 @@ export function PublicAppForm({
               className="inline-flex h-10 items-center gap-1 rounded-md border border-border bg-background px-4 text-sm font-medium text-foreground hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
             >
               <ChevronLeftIcon className="size-4" aria-hidden />
-              {messages.publicBack}
+              {publicAppMessages.publicBack}
             </button>
           )}
           {last ? (
@@ -352,7 +358,7 @@ export function PublicAppForm({
               className="inline-flex h-10 items-center gap-1 rounded-md px-4 text-sm font-semibold focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
               style={buttonStyle}
             >
-              {messages.publicNext}
+              {publicAppMessages.publicNext}
               <ChevronRightIcon className="size-4" aria-hidden />
             </button>
           )}
@@ -450,7 +456,7 @@ function LabelledControl({ field, id, value, onChange, error }: ControlProps) {
       return <input {...common} type="text" autoComplete="street-address" className={box} />;
     case "height":
     case "weight": {
-      const unit = field.type === "height" ? messages.publicUnitCm : messages.publicUnitKg;
+      const unit = field.type === "height" ? publicAppMessages.publicUnitCm : publicAppMessages.publicUnitKg;
       return (
         <div className="flex items-stretch">
           <input
@@ -475,7 +481,7 @@ function LabelledControl({ field, id, value, onChange, error }: ControlProps) {
     case "select":
       return (
         <OptionSelect {...common} field={field} firstDisabled={field.required}>
-          {field.placeholder || messages.publicChoose}
+          {field.placeholder || publicAppMessages.publicChoose}
         </OptionSelect>
       );
     case "tool_item_select": {
@@ -483,7 +489,7 @@ function LabelledControl({ field, id, value, onChange, error }: ControlProps) {
       const empty = field.options.length === 0;
       return (
         <OptionSelect {...common} field={field} disabled={empty}>
-          {empty ? messages.publicNoItems : field.placeholder || messages.publicChoose}
+          {empty ? publicAppMessages.publicNoItems : field.placeholder || publicAppMessages.publicChoose}
         </OptionSelect>
       );
     }

@@ -3,7 +3,8 @@ import type * as React from "react";
 import type { PublicContent, PublicStyle } from "@/lib/apps/public-content";
 import { safeHref, safeImageSrc } from "@/lib/apps/safe-link";
 import type { AppType } from "@/lib/apps/schemas";
-import { messages } from "@/lib/messages";
+import { publicAppMessages } from "@/lib/messages/public-app";
+import { shellMessages } from "@/lib/messages/shell";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { AppLink } from "./app-link";
@@ -112,7 +113,9 @@ export function PublicAppView(props: PublicAppViewProps) {
   const isToolPage = appType === "generated" && page === "tool";
   const showForm = appType === "tool" || isToolPage;
   const showHub = appType === "generated" && !isToolPage;
-  const title = content.header || (isToolPage ? messages.publicUntitledTool : messages.publicUntitledApp);
+  const title =
+    content.header ||
+    (isToolPage ? publicAppMessages.publicUntitledTool : publicAppMessages.publicUntitledApp);
   const appHref = `/app/${appId}`;
   // Over a background image the texts get a panel of the background colour, so they stay readable.
   const textPanel: React.CSSProperties | undefined = image
@@ -172,7 +175,7 @@ export function PublicAppView(props: PublicAppViewProps) {
           className="flex items-center justify-center gap-2 bg-[#FEF3C7] px-4 py-2 text-center text-sm font-medium text-[#78350F]"
         >
           <TriangleAlertIcon className="size-4 shrink-0" aria-hidden />
-          {draft === "tool" ? messages.publicDraftToolBanner : messages.publicDraftBanner}
+          {draft === "tool" ? publicAppMessages.publicDraftToolBanner : publicAppMessages.publicDraftBanner}
         </div>
       )}
 
@@ -191,7 +194,7 @@ export function PublicAppView(props: PublicAppViewProps) {
               style={{ color: subColor, ...textPanel }}
             >
               <ArrowLeftIcon className="size-4" aria-hidden />
-              {messages.publicAllTools}
+              {publicAppMessages.publicAllTools}
             </AppLink>
           )}
           {logo && (
@@ -203,7 +206,9 @@ export function PublicAppView(props: PublicAppViewProps) {
               {/* biome-ignore lint/performance/noImgElement: a builder upload served by our file route */}
               <img
                 src={logo}
-                alt={fillTemplate(messages.publicLogoAlt, { name: appName || messages.publicUntitledApp })}
+                alt={fillTemplate(publicAppMessages.publicLogoAlt, {
+                  name: appName || publicAppMessages.publicUntitledApp,
+                })}
                 className="h-10 w-auto max-w-40 object-contain @md:h-12"
               />
             </AppLink>
@@ -264,7 +269,7 @@ export function PublicAppView(props: PublicAppViewProps) {
 
         {appType === "space" && (
           <p className={cn("rounded-xl border border-border bg-background p-4 text-sm text-foreground")}>
-            {messages.publicSpaceNotAvailable}
+            {publicAppMessages.publicSpaceNotAvailable}
           </p>
         )}
         {/* A live tool shows it once an answer has arrived; the editor's preview always, to edit it. */}
@@ -280,7 +285,7 @@ export function PublicAppView(props: PublicAppViewProps) {
             className="rounded-full px-3 py-1 text-xs font-medium underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-current"
             style={{ color: subColor, ...textPanel }}
           >
-            {fillTemplate(messages.publicBuiltWith, { product: messages.productName })}
+            {fillTemplate(publicAppMessages.publicBuiltWith, { product: shellMessages.productName })}
           </AppLink>
         </footer>
       )}
@@ -304,16 +309,16 @@ function ToolsGrid({
   if (tools.length === 0) {
     return (
       <p className="rounded-xl text-base" style={{ color: emptyColor, ...emptyStyle }}>
-        {messages.publicNoTools}
+        {publicAppMessages.publicNoTools}
       </p>
     );
   }
   return (
-    <section aria-label={messages.publicTools}>
+    <section aria-label={publicAppMessages.publicTools}>
       <ul className="grid grid-cols-1 gap-4 @sm:grid-cols-2 @3xl:grid-cols-3">
         {tools.map((tool) => {
           const image = safeImageSrc(tool.imageUrl);
-          const name = tool.title || messages.publicUntitledTool;
+          const name = tool.title || publicAppMessages.publicUntitledTool;
           return (
             <li key={tool.path} className="min-w-0">
               <AppLink

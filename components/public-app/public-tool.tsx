@@ -6,7 +6,8 @@ import { toast } from "sonner";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import type { PublicContent } from "@/lib/apps/public-content";
 import { RESERVED_FIELD_NAME } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
+import { publicAppMessages } from "@/lib/messages/public-app";
 import type { MemoriesAnswer } from "@/lib/runs/schemas";
 import {
   emptyValues,
@@ -116,9 +117,9 @@ export function PublicTool({
         return next;
       });
       setRemembered({});
-      toast.success(messages.publicAnswersForgotten);
+      toast.success(publicAppMessages.publicAnswersForgotten);
     } catch (err) {
-      toast.error(err instanceof ApiError && err.status > 0 ? err.message : messages.internal);
+      toast.error(err instanceof ApiError && err.status > 0 ? err.message : authMessages.internal);
     } finally {
       setForgetting(false);
     }
@@ -152,18 +153,18 @@ export function PublicTool({
     <>
       {run.signInRequired && run.published && !email && (
         <p className="text-sm text-muted-foreground">
-          {messages.publicRunSignInHint}{" "}
+          {publicAppMessages.publicRunSignInHint}{" "}
           <a
             href={signInHref}
             className="rounded-sm font-medium text-foreground underline underline-offset-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
           >
-            {messages.publicSignIn}
+            {publicAppMessages.publicSignIn}
           </a>
         </p>
       )}
       {canRemember && (
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
-          {Object.keys(remembered).length > 0 && <span>{messages.publicAnswersRemembered}</span>}
+          {Object.keys(remembered).length > 0 && <span>{publicAppMessages.publicAnswersRemembered}</span>}
           <button
             type="button"
             onClick={() => void forget()}
@@ -171,7 +172,7 @@ export function PublicTool({
             aria-busy={forgetting}
             className="rounded-sm font-medium text-foreground underline underline-offset-4 hover:no-underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60"
           >
-            {messages.publicForgetAnswers}
+            {publicAppMessages.publicForgetAnswers}
           </button>
         </div>
       )}
@@ -190,7 +191,7 @@ export function PublicTool({
           values={values}
           onValueChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
           onRun={run ? () => void start(toRunInputs(content, values)) : undefined}
-          disabledNote={run ? undefined : messages.publicRunsInPreview}
+          disabledNote={run ? undefined : publicAppMessages.publicRunsInPreview}
           running={state.status === "loading"}
           serverError={serverError}
           focusFirst={focusFirst}

@@ -1,5 +1,6 @@
 import { ApiError } from "@/components/auth/api-client";
-import { messages } from "@/lib/messages";
+import { publicAppMessages } from "@/lib/messages/public-app";
+import { runsMessages } from "@/lib/messages/runs";
 import { type MembershipProduct, MembershipProduct as MembershipProductSchema } from "@/lib/payments/schemas";
 import { RunLimitInfo } from "@/lib/runs/schemas";
 import { fillTemplate } from "@/lib/text";
@@ -33,7 +34,7 @@ export function localResetsAt(iso: string, timeZone?: string): string | null {
     hourCycle: "h23",
   }).formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  return fillTemplate(messages.publicRunResetsAt, {
+  return fillTemplate(publicAppMessages.publicRunResetsAt, {
     date: `${part("weekday")}, ${part("day")} ${part("month")}`,
     time: `${part("hour")}:${part("minute")}`,
   });
@@ -41,7 +42,7 @@ export function localResetsAt(iso: string, timeZone?: string): string | null {
 
 /** The error a refused run's JSON answer reads as; limits get their reset time in local words. */
 export function refusalOf(status: number, body: unknown): RunErrorInfo {
-  const err = ApiError.fromBody(status, body, messages.runFailed);
+  const err = ApiError.fromBody(status, body, runsMessages.runFailed);
   const info: RunErrorInfo = { message: err.message, code: err.code };
   if (typeof err.extra.field === "string") info.field = err.extra.field;
   if (err.code === "MEMBERSHIP_REQUIRED") {
@@ -52,7 +53,8 @@ export function refusalOf(status: number, body: unknown): RunErrorInfo {
     const limit = RunLimitInfo.safeParse(err.extra.limit);
     const resetsAt = limit.success ? localResetsAt(limit.data.resetsAt) : null;
     if (resetsAt) {
-      const template = err.code === "DAILY_LIMIT_REACHED" ? messages.runDailyLimit : messages.runWeeklyLimit;
+      const template =
+        err.code === "DAILY_LIMIT_REACHED" ? runsMessages.runDailyLimit : runsMessages.runWeeklyLimit;
       info.message = fillTemplate(template, { resetsAt });
     }
   }

@@ -1,11 +1,12 @@
 "use client";
 
 import { CopyIcon, LoaderCircleIcon, RotateCcwIcon, SquareIcon } from "lucide-react";
+import dynamic from "next/dynamic";
 import * as React from "react";
 import { toast } from "sonner";
-import { RunContextDisclosure } from "@/components/runs/run-context";
 import type { AppContent } from "@/lib/apps/schemas";
-import { messages } from "@/lib/messages";
+import { publicAppMessages } from "@/lib/messages/public-app";
+import { shellMessages } from "@/lib/messages/shell";
 import { cn } from "@/lib/utils";
 import { MembershipGate } from "./membership-gate";
 import type { RunState } from "./use-tool-run";
@@ -18,6 +19,11 @@ import type { RunState } from "./use-tool-run";
 //
 // Screen readers: the answer sits in a polite live region that is busy while it streams, so it
 // is read once complete rather than word by word; errors are alerts.
+//
+// "Data used" is for the app's builder only, after an answer: its code loads then.
+const RunContextDisclosure = dynamic(() =>
+  import("@/components/runs/run-context").then((m) => m.RunContextDisclosure),
+);
 
 type Layout = AppContent["resultsLayout"];
 
@@ -60,10 +66,10 @@ export function RunResult(props: RunResultProps) {
   async function copy() {
     try {
       await navigator.clipboard.writeText(shown);
-      toast.success(messages.publicResultCopied);
+      toast.success(publicAppMessages.publicResultCopied);
     } catch {
       // The clipboard can be refused (permissions, an unfocused page): the text is there to select.
-      toast.error(messages.publicCopyFailed);
+      toast.error(publicAppMessages.publicCopyFailed);
     }
   }
 
@@ -81,33 +87,33 @@ export function RunResult(props: RunResultProps) {
           tabIndex={-1}
           className="rounded-sm text-base font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
-          {messages.publicResults}
+          {publicAppMessages.publicResults}
         </h2>
         {/* What the run is doing, for screen readers (the spinner and the text say it on screen). */}
         <p role="status" className="sr-only">
           {state.status === "loading"
-            ? messages.publicGenerating
+            ? publicAppMessages.publicGenerating
             : state.status === "success"
-              ? messages.publicAnswerReady
+              ? publicAppMessages.publicAnswerReady
               : ""}
         </p>
         <div className="flex flex-wrap items-center gap-2">
           {state.status === "loading" && onCancel && (
             <button ref={cancelRef} type="button" className={actionClass} onClick={onCancel}>
               <SquareIcon className="size-3.5" aria-hidden />
-              {messages.cancel}
+              {shellMessages.cancel}
             </button>
           )}
           {state.status === "success" && shown.trim() !== "" && (
             <button type="button" className={actionClass} onClick={() => void copy()}>
               <CopyIcon className="size-4" aria-hidden />
-              {messages.publicCopyResult}
+              {publicAppMessages.publicCopyResult}
             </button>
           )}
           {(state.status === "success" || state.status === "error") && !nothingToShow && (
             <button type="button" className={actionClass} onClick={onReset}>
               <RotateCcwIcon className="size-4" aria-hidden />
-              {messages.publicStartOver}
+              {publicAppMessages.publicStartOver}
             </button>
           )}
         </div>
@@ -118,7 +124,7 @@ export function RunResult(props: RunResultProps) {
       {state.status === "loading" && (
         <p aria-hidden className="flex items-center gap-2 text-sm text-muted-foreground">
           <LoaderCircleIcon className="size-4 animate-spin" />
-          {messages.publicGenerating}
+          {publicAppMessages.publicGenerating}
         </p>
       )}
 
@@ -130,10 +136,10 @@ export function RunResult(props: RunResultProps) {
           <Answer text={text} layout={layout} streaming={state.status === "loading"} />
         ) : null}
         {state.status === "success" && !text.trim() && (
-          <p className="text-sm">{messages.publicEmptyAnswer}</p>
+          <p className="text-sm">{publicAppMessages.publicEmptyAnswer}</p>
         )}
         {state.status === "success" && state.finishReason === "length" && (
-          <p className="text-sm text-muted-foreground">{messages.publicAnswerAtLimit}</p>
+          <p className="text-sm text-muted-foreground">{publicAppMessages.publicAnswerAtLimit}</p>
         )}
       </div>
 
@@ -165,7 +171,7 @@ function RunErrorBox({
           href={signInHref}
           className="inline-flex h-9 items-center justify-self-start rounded-md bg-primary px-4 text-sm font-semibold text-primary-foreground hover:bg-primary/90 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
         >
-          {messages.publicSignIn}
+          {publicAppMessages.publicSignIn}
         </a>
       )}
       {/* The app's own gate (as in the top bar), opened again: buy, then "I've bought it". */}
@@ -253,7 +259,7 @@ function EditableAnswer({ value, onChange }: { value: string; onChange: (v: stri
   return (
     <div className="grid gap-2">
       <label htmlFor={id} className="text-sm font-medium">
-        {messages.publicResultEditLabel}
+        {publicAppMessages.publicResultEditLabel}
       </label>
       <textarea
         id={id}
@@ -266,7 +272,7 @@ function EditableAnswer({ value, onChange }: { value: string; onChange: (v: stri
         )}
       />
       <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-        {messages.publicResultEditHint}
+        {publicAppMessages.publicResultEditHint}
       </p>
     </div>
   );
@@ -278,7 +284,7 @@ function IdlePlaceholder({ layout, welcome }: { layout: Layout; welcome: string 
     <>
       {welcome && <p className="whitespace-pre-line break-words">{welcome}</p>}
       <div className="grid gap-3 rounded-lg border border-dashed border-border p-4">
-        <p className="text-sm text-muted-foreground">{messages.publicResultsEmpty}</p>
+        <p className="text-sm text-muted-foreground">{publicAppMessages.publicResultsEmpty}</p>
         <div
           aria-hidden
           className={cn(layout === "cards" ? "grid grid-cols-1 gap-3 @sm:grid-cols-3" : "grid gap-2")}

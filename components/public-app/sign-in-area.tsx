@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { buttonVariants } from "@/components/ui/button";
-import { messages } from "@/lib/messages";
+import { publicAppMessages } from "@/lib/messages/public-app";
 import { fillTemplate } from "@/lib/text";
 
 /**
@@ -12,17 +12,17 @@ export function SignInArea({ appId, email }: { appId: string; email: string | nu
     return (
       <>
         <span className="max-w-40 truncate rounded-md bg-background px-2 py-1 text-sm text-foreground @md:max-w-64">
-          {fillTemplate(messages.publicSignedInAs, { email })}
+          {fillTemplate(publicAppMessages.publicSignedInAs, { email })}
         </span>
         <Link href={`/app/${appId}/logout`} className={buttonVariants({ variant: "outline", size: "sm" })}>
-          {messages.publicLogOut}
+          {publicAppMessages.publicLogOut}
         </Link>
       </>
     );
   }
   return (
     <Link href={`/app/${appId}/login`} className={buttonVariants({ variant: "outline", size: "sm" })}>
-      {messages.publicSignIn}
+      {publicAppMessages.publicSignIn}
     </Link>
   );
 }

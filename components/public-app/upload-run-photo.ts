@@ -2,7 +2,7 @@
 
 import { checkImageFile, UploadError, uploadErrorMessage } from "@/components/uploads/upload-image";
 import { sendWithProgress } from "@/components/uploads/xhr-upload";
-import { messages } from "@/lib/messages";
+import { runsMessages } from "@/lib/messages/runs";
 import { RunPhotoAnswer } from "@/lib/runs/run-photo";
 
 /** Where a tool's photos go: the app, and the tool of a generated app (null for a single-tool app). */
@@ -19,7 +19,7 @@ export function uploadRunPhoto(
   onProgress: (percent: number) => void,
   signal: AbortSignal,
 ): Promise<RunPhotoAnswer> {
-  const refused = checkImageFile(file, messages.runPhotoType);
+  const refused = checkImageFile(file, runsMessages.runPhotoType);
   if (refused) return Promise.reject(new UploadError(refused, 0));
   const query = target.toolId ? `?${new URLSearchParams({ toolId: target.toolId })}` : "";
   const url = `/api/apps/${encodeURIComponent(target.appId)}/run/photos${query}`;

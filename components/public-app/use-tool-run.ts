@@ -1,10 +1,9 @@
 "use client";
 
 import * as React from "react";
-import { messages } from "@/lib/messages";
-import { RUN_ID_HEADER, type RunInputValue } from "@/lib/runs/schemas";
-import { type RunErrorInfo, refusalOf } from "./run-errors";
-import { readRunStream } from "./run-stream";
+import { runsMessages } from "@/lib/messages/runs";
+import type { RunInputValue } from "@/lib/runs/schemas";
+import type { RunErrorInfo } from "./run-errors";
 
 // One run of a tool from the public page, as a state machine: Idle -> Loading when Run is
 // pressed; Loading -> Success on the stream's `finish`, or Error on a refusal (a JSON answer), an
@@ -20,6 +19,20 @@ export type RunState =
   | { status: "error"; text: string; error: RunErrorInfo };
 
 const isAbort = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
+
+/**
+ * What reading an answer takes: the stream reader and the refusals, checked with zod's schemas of
+ * the parts. Most visits never run the tool, so they load when a run starts (beside its request),
+ * not with the page.
+ */
+const loadReader = () =>
+  Promise.all([import("./run-stream"), import("./run-errors"), import("@/lib/runs/schemas")]).then(
+    ([stream, errors, schemas]) => ({
+      readRunStream: stream.readRunStream,
+      refusalOf: errors.refusalOf,
+      runIdHeader: schemas.RUN_ID_HEADER,
+    }),
+  );
 
 export function useToolRun(appId: string, toolId: string | null) {
   const [state, setState] = React.useState<RunState>({ status: "idle" });
@@ -39,6 +52,10 @@ export function useToolRun(appId: string, toolId: string | null) {
       };
       let text = "";
       set({ status: "loading", text });
+      const reader = loadReader();
+      // Awaited once the answer arrives; a failed load then lands in the catch below like a failed
+      // request (this only keeps it from being reported as unhandled when the request fails first).
+      reader.catch(() => {});
       try {
         const res = await fetch(`/api/apps/${encodeURIComponent(appId)}/run`, {
           method: "POST",
@@ -47,13 +64,14 @@ export function useToolRun(appId: string, toolId: string | null) {
           credentials: "same-origin",
           signal: abort.signal,
         });
+        const { readRunStream, refusalOf, runIdHeader } = await reader;
         const type = res.headers.get("content-type") ?? "";
         if (!res.ok || !type.startsWith("text/event-stream") || !res.body) {
           const body = await res.json().catch(() => null);
           set({ status: "error", text, error: refusalOf(res.status, body) });
           return;
         }
-        const runId = res.headers.get(RUN_ID_HEADER);
+        const runId = res.headers.get(runIdHeader);
         let ended = false;
         const end = await readRunStream(res.body, (part) => {
           if (ended) return;
@@ -79,22 +97,22 @@ export function useToolRun(appId: string, toolId: string | null) {
             status: "error",
             text,
             error: {
-              message: messages.runInterrupted,
+              message: runsMessages.runInterrupted,
               code: end === "done" ? "STREAM_ERROR" : "INTERRUPTED",
             },
           });
         }
       } catch (err) {
         if (isAbort(err)) {
-          set({ status: "error", text, error: { message: messages.runCancelled, code: "CANCELLED" } });
+          set({ status: "error", text, error: { message: runsMessages.runCancelled, code: "CANCELLED" } });
         } else {
           // No answer at all (offline, refused connection), or the stream broke after some words.
           set({
             status: "error",
             text,
             error: text
-              ? { message: messages.runInterrupted, code: "INTERRUPTED" }
-              : { message: messages.runFailed, code: "NETWORK" },
+              ? { message: runsMessages.runInterrupted, code: "INTERRUPTED" }
+              : { message: runsMessages.runFailed, code: "NETWORK" },
           });
         }
       }

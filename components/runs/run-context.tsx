@@ -5,7 +5,7 @@ import * as React from "react";
 import { apiFetch } from "@/components/auth/api-client";
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
-import { type MessageKey, messages } from "@/lib/messages";
+import { runsMessages } from "@/lib/messages/runs";
 import type { RunContextAnswer, RunContextEmpty } from "@/lib/runs/schemas";
 import { fillTemplate } from "@/lib/text";
 
@@ -14,7 +14,7 @@ import { fillTemplate } from "@/lib/text";
 // closed <details>: its source and place in the summary (and, for admins, its score, which only
 // their answer carries), its text as sent once opened. A run without any says why.
 
-const EMPTY_TEXT: Record<RunContextEmpty, MessageKey> = {
+const EMPTY_TEXT: Record<RunContextEmpty, keyof typeof runsMessages> = {
   running: "runContextRunning",
   notRecorded: "runContextNotRecorded",
   noWords: "runContextNoWords",
@@ -43,7 +43,7 @@ export function RunContextDisclosure({ appId, runId }: { appId: string; runId: s
           aria-hidden="true"
           className="size-4 transition-transform group-open/context:rotate-90"
         />
-        {messages.runContextShow}
+        {runsMessages.runContextShow}
       </summary>
       {open ? (
         <div className="mt-2">
@@ -74,11 +74,11 @@ export function RunContext({ appId, runId }: { appId: string; runId: string }) {
   return (
     <section aria-labelledby={headingId} className="grid gap-2" data-testid="run-context">
       <h3 id={headingId} className="font-medium">
-        {messages.runContextTitle}
+        {runsMessages.runContextTitle}
       </h3>
-      {load.state === "loading" ? <LoadingLine text={messages.runContextLoading} /> : null}
+      {load.state === "loading" ? <LoadingLine text={runsMessages.runContextLoading} /> : null}
       {load.state === "failed" ? (
-        <LoadFailed text={messages.runContextFailed} onRetry={() => setAttempt((n) => n + 1)} />
+        <LoadFailed text={runsMessages.runContextFailed} onRetry={() => setAttempt((n) => n + 1)} />
       ) : null}
       {load.state === "done" ? <ContextList answer={load.answer} /> : null}
     </section>
@@ -89,23 +89,23 @@ function ContextList({ answer }: { answer: RunContextAnswer }) {
   if (answer.empty) {
     return (
       <p className="text-muted-foreground" data-testid="run-context-empty">
-        {messages[EMPTY_TEXT[answer.empty]]}
+        {runsMessages[EMPTY_TEXT[answer.empty]]}
       </p>
     );
   }
-  const sourceName = (name: string) => name || messages.runContextDeletedSource;
+  const sourceName = (name: string) => name || runsMessages.runContextDeletedSource;
   if (answer.kind === "rows") {
     const n = answer.rows.length;
     return (
       <>
         <p className="text-muted-foreground">
-          {n === 1 ? messages.runContextOneRow : fillTemplate(messages.runContextRows, { n })}
+          {n === 1 ? runsMessages.runContextOneRow : fillTemplate(runsMessages.runContextRows, { n })}
         </p>
         <ol className="grid gap-1.5">
           {answer.rows.map((r) => (
             <Entry
               key={`${r.itemId}:${r.position}`}
-              label={fillTemplate(messages.runContextRow, {
+              label={fillTemplate(runsMessages.runContextRow, {
                 source: sourceName(r.itemName),
                 position: r.position + 1,
               })}
@@ -128,13 +128,13 @@ function ContextList({ answer }: { answer: RunContextAnswer }) {
   return (
     <>
       <p className="text-muted-foreground">
-        {n === 1 ? messages.runContextOneExcerpt : fillTemplate(messages.runContextExcerpts, { n })}
+        {n === 1 ? runsMessages.runContextOneExcerpt : fillTemplate(runsMessages.runContextExcerpts, { n })}
       </p>
       <ol className="grid gap-1.5">
         {answer.excerpts.map((e) => (
           <Entry
             key={`${e.itemId}:${e.position}`}
-            label={fillTemplate(messages.runContextExcerpt, {
+            label={fillTemplate(runsMessages.runContextExcerpt, {
               source: sourceName(e.itemName),
               position: e.position + 1,
             })}
@@ -161,7 +161,7 @@ function Entry({ label, score, children }: { label: string; score?: number; chil
           <span className="min-w-0 flex-1 break-words">{label}</span>
           {score !== undefined ? (
             <span className="shrink-0 rounded-full border border-border px-2 text-xs tabular-nums text-muted-foreground">
-              {messages.runContextScore} {score.toFixed(2)}
+              {runsMessages.runContextScore} {score.toFixed(2)}
             </span>
           ) : null}
         </summary>

@@ -2,15 +2,15 @@
 
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useId } from "react";
-import { messages } from "@/lib/messages";
+import { shellMessages } from "@/lib/messages/shell";
 import type { Theme } from "@/lib/theme";
 import { cn } from "@/lib/utils";
 import { useTheme } from "./theme-provider";
 
 const OPTIONS: { value: Theme; label: string; Icon: typeof Sun }[] = [
-  { value: "light", label: messages.themeLight, Icon: Sun },
-  { value: "dark", label: messages.themeDark, Icon: Moon },
-  { value: "system", label: messages.themeSystem, Icon: Monitor },
+  { value: "light", label: shellMessages.themeLight, Icon: Sun },
+  { value: "dark", label: shellMessages.themeDark, Icon: Moon },
+  { value: "system", label: shellMessages.themeSystem, Icon: Monitor },
 ];
 
 /**
@@ -23,7 +23,7 @@ export function ThemeToggle({ className }: { className?: string }) {
   return (
     <div
       role="radiogroup"
-      aria-label={messages.themeLabel}
+      aria-label={shellMessages.themeLabel}
       className={cn("inline-flex items-center gap-0.5 rounded-md border border-border p-0.5", className)}
     >
       {OPTIONS.map(({ value, label, Icon }) => (

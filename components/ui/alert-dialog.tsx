@@ -5,7 +5,7 @@ import type * as React from "react";
 import { buttonVariants } from "@/components/ui/button";
 import type { DialogSize } from "@/components/ui/dialog";
 import { MODAL_WIDTH } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { shellMessages } from "@/lib/messages/shell";
 import { cn } from "@/lib/utils";
 
 // A confirm dialog: unlike Dialog it does not close on an outside click, and focus starts on
@@ -147,8 +147,8 @@ export function ConfirmDialog({
   onOpenChange,
   title,
   description,
-  confirmLabel = messages.confirm,
-  cancelLabel = messages.cancel,
+  confirmLabel = shellMessages.confirm,
+  cancelLabel = shellMessages.cancel,
   destructive = false,
   onConfirm,
 }: ConfirmDialogProps) {

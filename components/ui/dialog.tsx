@@ -4,7 +4,7 @@ import { XIcon } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import type * as React from "react";
 import { MODAL_WIDTH } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { shellMessages } from "@/lib/messages/shell";
 import { cn } from "@/lib/utils";
 
 export type DialogSize = keyof typeof MODAL_WIDTH;
@@ -61,7 +61,7 @@ export function DialogContent({
         {showCloseButton && (
           <DialogPrimitive.Close
             data-slot="dialog-close"
-            aria-label={messages.close}
+            aria-label={shellMessages.close}
             className="absolute top-4 right-4 rounded-sm p-0.5 text-muted-foreground opacity-70 transition-opacity hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:pointer-events-none [&_svg]:size-4"
           >
             <XIcon aria-hidden />

@@ -1,5 +1,5 @@
 import { RotateCcwIcon } from "lucide-react";
-import { messages } from "@/lib/messages";
+import { plansMessages } from "@/lib/messages/plans";
 import { Button } from "./button";
 
 /** What could not be loaded, announced (role="alert"), with a Retry button. */
@@ -9,7 +9,7 @@ export function LoadFailed({ text, onRetry }: { text: string; onRetry: () => voi
       <p>{text}</p>
       <Button size="sm" variant="outline" onClick={onRetry}>
         <RotateCcwIcon aria-hidden />
-        {messages.retry}
+        {plansMessages.retry}
       </Button>
     </div>
   );

@@ -4,7 +4,9 @@ import { ImageIcon, ImageUpIcon, Trash2Icon, XIcon } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ApiError } from "@/components/auth/api-client";
 import { Button } from "@/components/ui/button";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
+import { editorMessages } from "@/lib/messages/editor";
+import { shellMessages } from "@/lib/messages/shell";
 import { fillTemplate } from "@/lib/text";
 import { type UploadKind, uploadIdFromUrl } from "@/lib/uploads/schemas";
 import { cn } from "@/lib/utils";
@@ -93,7 +95,7 @@ export function ImageUploadField({
         return;
       }
       setStatus({ state: "failed" });
-      setError(err instanceof UploadError ? err.message : messages.uploadFailedRetry);
+      setError(err instanceof UploadError ? err.message : editorMessages.uploadFailedRetry);
     } finally {
       if (uploadRef.current === controller) uploadRef.current = null;
     }
@@ -110,7 +112,7 @@ export function ImageUploadField({
       setStatus({ state: "idle" });
       onChange(null);
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : messages.internal);
+      setError(err instanceof ApiError ? err.message : authMessages.internal);
     } finally {
       setRemoving(false);
     }
@@ -136,7 +138,11 @@ export function ImageUploadField({
             // biome-ignore lint/performance/noImgElement: an uploaded image of any type (SVG too), shown as stored
             <img src={value} alt={label} className="size-full object-contain" />
           ) : (
-            <ImageIcon aria-label={messages.imageNone} role="img" className="size-6 text-muted-foreground" />
+            <ImageIcon
+              aria-label={editorMessages.imageNone}
+              role="img"
+              className="size-6 text-muted-foreground"
+            />
           )}
         </div>
         <div className="flex min-w-0 flex-wrap items-center gap-2">
@@ -158,17 +164,17 @@ export function ImageUploadField({
             onClick={() => inputRef.current?.click()}
           >
             <ImageUpIcon aria-hidden="true" />
-            {value ? messages.imageReplace : messages.imageChoose}
+            {value ? editorMessages.imageReplace : editorMessages.imageChoose}
           </Button>
           {uploading ? (
             <Button type="button" variant="ghost" size="sm" onClick={() => uploadRef.current?.abort()}>
               <XIcon aria-hidden="true" />
-              {messages.cancel}
+              {shellMessages.cancel}
             </Button>
           ) : value ? (
             <Button type="button" variant="ghost" size="sm" disabled={busy} onClick={() => void onRemove()}>
               <Trash2Icon aria-hidden="true" />
-              {messages.imageRemove}
+              {editorMessages.imageRemove}
             </Button>
           ) : null}
         </div>
@@ -181,18 +187,18 @@ export function ImageUploadField({
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={percent}
-            aria-valuetext={fillTemplate(messages.imageUploading, { percent })}
+            aria-valuetext={fillTemplate(editorMessages.imageUploading, { percent })}
             className="h-2 w-full overflow-hidden rounded-full bg-muted"
           >
             <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
           </div>
           <p className="text-xs text-muted-foreground" aria-hidden="true">
-            {fillTemplate(messages.imageUploading, { percent })}
+            {fillTemplate(editorMessages.imageUploading, { percent })}
           </p>
         </div>
       ) : null}
       <p className="sr-only" aria-live="polite">
-        {status.state === "done" ? messages.imageUploaded : ""}
+        {status.state === "done" ? editorMessages.imageUploaded : ""}
       </p>
       {error ? (
         <p role="alert" className="text-sm text-destructive">

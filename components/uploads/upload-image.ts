@@ -2,7 +2,7 @@
 
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { IMAGE_MAX_BYTES } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { editorMessages } from "@/lib/messages/editor";
 import { UploadAnswer, type UploadKind } from "@/lib/uploads/schemas";
 import { progressPercent, sendWithProgress } from "./xhr-upload";
 
@@ -28,9 +28,9 @@ export class UploadError extends Error {
  */
 export function checkImageFile(
   file: { size: number; type: string },
-  notAnImage: string = messages.uploadNotAnImage,
+  notAnImage: string = editorMessages.uploadNotAnImage,
 ): string | null {
-  if (file.size >= IMAGE_MAX_BYTES) return messages.fileTooLarge;
+  if (file.size >= IMAGE_MAX_BYTES) return editorMessages.fileTooLarge;
   if (file.type && !file.type.startsWith("image/")) return notAnImage;
   return null;
 }
@@ -40,10 +40,10 @@ export function checkImageFile(
  * error as-is), but the spec's retry sentence when there is nothing better to say.
  */
 export function uploadErrorMessage(status: number, body: unknown): string {
-  if (status === 413) return messages.fileTooLarge;
+  if (status === 413) return editorMessages.fileTooLarge;
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   if (status === 0 || typeof error?.message !== "string" || error.code === "INTERNAL") {
-    return messages.uploadFailedRetry;
+    return editorMessages.uploadFailedRetry;
   }
   return error.message;
 }
@@ -83,7 +83,7 @@ export async function deleteUploadedImage(appId: string, uploadId: string): Prom
       method: "DELETE",
     });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404 && err.message === messages.fileNotFound) return;
+    if (err instanceof ApiError && err.status === 404 && err.message === editorMessages.fileNotFound) return;
     throw err;
   }
 }

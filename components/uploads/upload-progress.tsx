@@ -1,16 +1,16 @@
 "use client";
 
-import { messages } from "@/lib/messages";
+import { dataSourcesMessages } from "@/lib/messages/data-sources";
 import { fillTemplate } from "@/lib/text";
 
 /** A file upload's progress bar with its percentage, as the screen reader hears it too. */
 export function UploadProgress({ percent }: { percent: number }) {
-  const text = fillTemplate(messages.dataSourceUploading, { percent });
+  const text = fillTemplate(dataSourcesMessages.dataSourceUploading, { percent });
   return (
     <div className="grid gap-1">
       <div
         role="progressbar"
-        aria-label={messages.dataSourceUploadProgress}
+        aria-label={dataSourcesMessages.dataSourceUploadProgress}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}

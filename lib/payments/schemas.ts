@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { GUMROAD_TOKEN_MAX } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { membershipsMessages } from "@/lib/messages/memberships";
 import { storableString } from "@/lib/storable-text";
 
 // Request and answer shapes of the paid memberships routes, shared by the routes, the settings
@@ -14,7 +14,7 @@ const token = storableString()
   .trim()
   .min(1)
   .max(GUMROAD_TOKEN_MAX)
-  .regex(/^[\x21-\x7e]+$/, { message: messages.gumroadTokenMalformed });
+  .regex(/^[\x21-\x7e]+$/, { message: membershipsMessages.gumroadTokenMalformed });
 const productId = storableString().trim().min(1).max(200);
 
 /** GET /api/apps/{appId}/payments/products?appId={appId}&accessToken={token}. */

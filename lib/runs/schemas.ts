@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { FIELD_NAME_MAX, FIELD_OPTIONS_MAX, RUN_INPUT_VALUE_MAX } from "@/lib/constants";
-import { messages } from "@/lib/messages";
+import { aiMessages } from "@/lib/messages/ai";
 import { storableString } from "@/lib/storable-text";
 import { fillTemplate } from "@/lib/text";
 
-const inputTooLong = fillTemplate(messages.runInputTooLong, {
+const inputTooLong = fillTemplate(aiMessages.runInputTooLong, {
   max: RUN_INPUT_VALUE_MAX.toLocaleString("en-US"),
 });
 

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { messages } from "@/lib/messages";
 import { aiMessages } from "@/lib/messages/ai";
@@ -42,5 +44,33 @@ describe("the message catalogue", () => {
     }
     expect([...owners].filter(([, in_]) => in_.length > 1)).toEqual([]);
     expect(Object.keys(messages).sort()).toEqual([...owners.keys()].sort());
+  });
+});
+
+// A client component that imports the catalogue (lib/messages/index.ts) ships every domain's
+// messages to the browser. The components of the public pages (a published app, its sign-in)
+// import the domain files they need, so those pages ship only their own words.
+const PUBLIC_PAGE_FOLDERS = [
+  "components/public-app",
+  "components/auth",
+  "components/uploads",
+  "components/runs",
+  "components/theme",
+  "components/ui",
+];
+
+function sourcesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+describe("the public pages' components", () => {
+  it("import their messages' domain files, not the whole catalogue", () => {
+    const whole = PUBLIC_PAGE_FOLDERS.flatMap(sourcesUnder).filter((file) =>
+      /from "@\/lib\/messages"/.test(fs.readFileSync(file, "utf8")),
+    );
+    expect(whole).toEqual([]);
   });
 });

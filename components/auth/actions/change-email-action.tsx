@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { refreshSessionAction } from "@/lib/auth/session-actions";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { ApiError, apiFetch } from "../api-client";
 import { AuthCard } from "../auth-card";
 import { FormError } from "../form-error";
@@ -22,14 +22,14 @@ export function ChangeEmailAction({ oobCode, newEmail }: { oobCode: string; newE
       setState({ done: true, error: null });
     } catch (err) {
       const taken = err instanceof ApiError && err.code === "auth/email-already-exists";
-      setState({ done: true, error: taken ? messages.emailInUse : messages.emailChangeFailed });
+      setState({ done: true, error: taken ? authMessages.emailInUse : authMessages.emailChangeFailed });
     }
   });
 
   if (!state.done) return <AuthCard title="Confirming your new email..." />;
   return (
     <AuthCard
-      title={state.error ? "Email not changed" : messages.emailUpdated}
+      title={state.error ? "Email not changed" : authMessages.emailUpdated}
       description={state.error ? undefined : newEmail}
     >
       <FormError message={state.error} />

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { apiFetch } from "../api-client";
 import { AuthCard } from "../auth-card";
 import { completeSignIn } from "../complete-sign-in";
@@ -21,10 +21,10 @@ export function MagicLinkAction({ oobCode }: { oobCode: string }) {
     try {
       answer = await apiFetch("/api/identity/sign-in-with-magic-link", { body: { oobCode } });
     } catch {
-      return setError(messages.magicLinkInvalid);
+      return setError(authMessages.magicLinkInvalid);
     }
     const res = await signIn("token", { customToken: answer.customToken, redirect: false }).catch(() => null);
-    if (!res || res.error) return setError(messages.magicSignInFailed);
+    if (!res || res.error) return setError(authMessages.magicSignInFailed);
     signedInToast(answer.notice);
     await completeSignIn({
       redirectTo: answer.continueUrl,

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { safeRedirectPath } from "@/lib/security/redirects";
 import { ApiError, apiFetch } from "../api-client";
 import { AuthCard } from "../auth-card";
@@ -28,7 +28,7 @@ export function ResetPasswordAction({
   const loginPath = () => safeRedirectPath(continueUrl, window.location.origin, "/login");
 
   const linkInvalid = () => {
-    toast.error(messages.resetLinkInvalid);
+    toast.error(authMessages.resetLinkInvalid);
     router.replace(loginPath());
   };
 
@@ -48,13 +48,13 @@ export function ResetPasswordAction({
     setError(null);
     try {
       await apiFetch("/api/identity/reset-password", { body: { oobCode, newPassword } });
-      toast.success(messages.passwordResetSuccess);
+      toast.success(authMessages.passwordResetSuccess);
       router.replace(loginPath());
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.code === "auth/invalid-action-code") return linkInvalid();
       if (err instanceof ApiError && err.status === 400) return setError(err.message);
-      setError(messages.resetError);
+      setError(authMessages.resetError);
     }
   };
 

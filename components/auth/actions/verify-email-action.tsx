@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { refreshSessionAction } from "@/lib/auth/session-actions";
-import { messages } from "@/lib/messages";
+import { authMessages } from "@/lib/messages/auth";
 import { ApiError, apiFetch } from "../api-client";
 import { AuthCard } from "../auth-card";
 import { FormError } from "../form-error";
@@ -15,7 +15,7 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
   const [state, setState] = useState<{ done: boolean; error: string | null; title: string; next: string }>({
     done: false,
     error: null,
-    title: messages.emailVerified,
+    title: authMessages.emailVerified,
     next: "/home",
   });
 
@@ -30,14 +30,14 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
       setState({
         done: true,
         error: null,
-        title: alreadyVerified ? messages.emailAlreadyVerified : messages.emailVerified,
+        title: alreadyVerified ? authMessages.emailAlreadyVerified : authMessages.emailVerified,
         next: session.signedIn ? continueUrl : `/login?redirectTo=${encodeURIComponent(continueUrl)}`,
       });
     } catch (err) {
       setState({
         done: true,
-        error: err instanceof ApiError ? err.message : messages.verifyLinkInvalid,
-        title: messages.verificationFailed,
+        error: err instanceof ApiError ? err.message : authMessages.verifyLinkInvalid,
+        title: authMessages.verificationFailed,
         next: "/login",
       });
     }
