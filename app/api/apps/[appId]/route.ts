@@ -7,12 +7,14 @@ import { AppIdParams, SaveAppBody } from "@/lib/apps/schemas";
 const app = { auth: "builder", params: AppIdParams, app: "edit" } as const;
 
 // GET /api/apps/{appId} - the app with its style, settings and tools, as the editor shows it
-export const GET = route({ ...app, summary: "Get an app for editing" }, ({ app }) => loadEditorApp(app));
+export const GET = route({ ...app, summary: "Get an app for editing" }, ({ app, owner }) =>
+  loadEditorApp(app, owner),
+);
 
 // PATCH /api/apps/{appId} - save changed fields at a revision (409 with the current app when it moved on)
 export const PATCH = route(
   { ...app, body: SaveAppBody, cap: "appContent", summary: "Save app fields" },
-  ({ session, app, body }) => saveApp(session, app, body),
+  ({ session, app, owner, body }) => saveApp(session, app, owner, body),
 );
 
 // DELETE /api/apps/{appId} - delete the app, its tools, settings, style and uploads

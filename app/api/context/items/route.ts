@@ -5,5 +5,5 @@ import { ContextListQuery } from "@/lib/context/schemas";
 // GET /api/context/items?appId={appId}[&status=unsynced] - the app's data sources and whether the plan allows more
 export const GET = route(
   { auth: "builder", query: ContextListQuery, app: "edit", summary: "List an app's data sources" },
-  ({ app, query }) => listAppContextItems(app, query.status),
+  ({ app, owner, query }) => listAppContextItems(app, owner, query.status),
 );

@@ -10,5 +10,5 @@ export const GET = route(
     app: "edit",
     summary: "The connector token of the Data Sources dialog and each connector's state",
   },
-  ({ session, app }) => connectorTokens(session, app),
+  ({ session, app, owner }) => connectorTokens(session, app, owner),
 );

@@ -11,5 +11,5 @@ export const POST = route(
     body: SaveSettingsBody,
     summary: "Save the app settings",
   },
-  ({ session, app, body }) => saveSettings(session, app, body),
+  ({ session, app, owner, body }) => saveSettings(session, app, owner, body),
 );

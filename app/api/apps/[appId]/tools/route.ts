@@ -5,5 +5,5 @@ import { createTool } from "@/lib/apps/tools";
 // POST /api/apps/{appId}/tools - add a draft tool to a generated app
 export const POST = route(
   { auth: "builder", params: AppIdParams, app: "edit", body: CreateToolBody, summary: "Add a tool" },
-  ({ app, body }) => createTool(app, body),
+  ({ app, owner, body }) => createTool(app, owner, body),
 );

@@ -14,5 +14,5 @@ export const POST = route(
     cap: "contextFile",
     summary: "Add a file data source (raw bytes, name in the query); answers contextItemId",
   },
-  ({ app, query, req }) => ingestFile(app, query.name, req, { replacing: query.replacing }),
+  ({ app, owner, query, req }) => ingestFile(app, owner, query.name, req, { replacing: query.replacing }),
 );

@@ -12,5 +12,6 @@ export const POST = route(
     appNotFound: "contextSaveAppFirst",
     summary: "Add websites, Notion pages and databases, and Google Drive files as data sources",
   },
-  ({ app, body, query }) => ingestMetadata(app, body.contextItems, { replacing: query.replacing }),
+  ({ app, owner, body, query }) =>
+    ingestMetadata(app, owner, body.contextItems, { replacing: query.replacing }),
 );

@@ -13,5 +13,5 @@ export const POST = route(
     appNotFound: "contextSaveAppFirst",
     summary: "Add a text data source",
   },
-  ({ app, body, query }) => ingestText(app, body.context, { replacing: query.replacing }),
+  ({ app, owner, body, query }) => ingestText(app, owner, body.context, { replacing: query.replacing }),
 );

@@ -12,5 +12,5 @@ export const POST = route(
     app: "edit",
     summary: "Connect the Gumroad product of paid memberships",
   },
-  ({ session, app, body }) => connectPayments(session, app, body),
+  ({ session, app, owner, body }) => connectPayments(session, app, owner, body),
 );

@@ -12,5 +12,5 @@ export const GET = route(
     app: "edit",
     summary: "The products of a Gumroad account (the token given, else the saved one)",
   },
-  ({ session, app, query }) => listPaymentProducts(session, app, query),
+  ({ session, app, owner, query }) => listPaymentProducts(session, app, owner, query),
 );

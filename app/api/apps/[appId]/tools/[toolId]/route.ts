@@ -7,7 +7,7 @@ const tool = { auth: "builder", params: ToolParams, app: "edit" } as const;
 // PATCH /api/apps/{appId}/tools/{toolId} - save a tool at a revision (409 with the current tool when it moved on)
 export const PATCH = route(
   { ...tool, body: SaveToolBody, cap: "appContent", summary: "Save a tool" },
-  ({ session, app, params, body }) => saveTool(session, app, params.toolId, body),
+  ({ session, app, owner, params, body }) => saveTool(session, app, owner, params.toolId, body),
 );
 
 // DELETE /api/apps/{appId}/tools/{toolId}
