@@ -1,6 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
-import { findContextItem, setContextItemStatus, writeItemContent } from "@/db/queries/context";
+import { findContextItem, setContextItemStatus } from "@/db/queries/context";
+import { writeItemContent } from "@/db/queries/context-content";
 import type { ContextItem } from "@/db/schema";
 import { chunkLines, chunkText, countCodePoints } from "@/lib/context/chunk-text";
 import {
