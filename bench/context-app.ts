@@ -5,13 +5,19 @@ import { insertAccountIfMissing } from "@/db/queries/accounts";
 import { insertApp } from "@/db/queries/apps";
 import { insertUser } from "@/db/queries/users";
 import type { App } from "@/db/schema";
+import { planOf } from "@/lib/plans/owner-plan";
 
 // What the data-source benchmarks (bench/context.ts, bench/retrieval-quality.ts) ingest into: an
 // app of a builder of its own, and files uploaded as the browser sends them.
 
 const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
 
-/** A builder on the top plan (upload cap and item limit well above the files) and one app of theirs. */
+/** The plan of every benchmark app's owner: the top one (upload cap and item limit well above the files). */
+const BENCH_PLAN = "agency";
+/** That plan, as a route hands it to the services (ctx.owner). */
+export const BENCH_OWNER = planOf(BENCH_PLAN);
+
+/** A builder on the top plan and one app of theirs. */
 export async function newApp(label: string): Promise<App> {
   const user = (await insertUser({
     tenantId: null,
@@ -22,7 +28,7 @@ export async function newApp(label: string): Promise<App> {
     userId: user.id,
     accountType: "builder",
     appId: null,
-    plan: "agency",
+    plan: BENCH_PLAN,
   });
   return insertApp({ ownerAccountId: account.accountId, header: label });
 }

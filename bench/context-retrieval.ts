@@ -168,7 +168,7 @@ async function tsvWritable(client: pg.PoolClient): Promise<boolean> {
   return rows[0]?.is_generated === "NEVER";
 }
 
-/** BM25's statistics of the chunks of these apps or items, as an ingestion writes them (db/queries/context.ts writeItemStatistics). */
+/** BM25's statistics of the chunks of these apps or items, as an ingestion writes them (db/queries/context-content.ts writeItemStatistics). */
 async function writeStatistics(client: pg.PoolClient, of: "app_id" | "item_id", ids: string[]) {
   await client.query(
     `INSERT INTO context_item_terms (item_id, app_id, term, chunks)

@@ -11,7 +11,7 @@ import { ingestText } from "@/lib/context/items";
 import { findMatchingRows, type RowCondition } from "@/lib/context/retrieve";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { stopBoss } from "@/lib/queue/boss";
-import { newApp, uploadOf } from "./context-app";
+import { BENCH_OWNER, newApp, uploadOf } from "./context-app";
 import { makeReportPdf, writeProductsCsv } from "./context-fixtures";
 import {
   type CorpusApp,
@@ -80,7 +80,7 @@ const ms = (x: number) => `${x.toFixed(0)} ms`;
 async function ingestToSynced(file: string, name: string) {
   const app = await newApp(`ingest ${name}`);
   const started = performance.now();
-  const { contextItemId } = await ingestFile(app, name, uploadOf(file));
+  const { contextItemId } = await ingestFile(app, BENCH_OWNER, name, uploadOf(file));
   await runDueJobs();
   const elapsed = performance.now() - started;
   const item = await findContextItem(contextItemId);
@@ -125,7 +125,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 async function ingestionBench(csv: string, pdf: string) {
   // Warm-up, not counted: the queue's connection, the parsers' modules, the first queries.
   const warm = await newApp("warm-up");
-  await ingestText(warm, "Warm-up text.");
+  await ingestText(warm, BENCH_OWNER, "Warm-up text.");
   await runDueJobs();
   const smallCsv = path.join(TMP, "small.csv");
   await writeProductsCsv(smallCsv, 200, 9);
@@ -183,7 +183,7 @@ type WorkerMemory = { size: number; idle: number; peak: number; ms: number };
  */
 async function workerIngesting(csv: string): Promise<WorkerMemory> {
   const app = await newApp("memory");
-  const { contextItemId } = await ingestFile(app, path.basename(csv), uploadOf(csv));
+  const { contextItemId } = await ingestFile(app, BENCH_OWNER, path.basename(csv), uploadOf(csv));
   const reports: MemoryReport[] = [];
   let stderr = "";
   await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@ import { findContextItem } from "@/db/queries/context";
 import { ingestFile } from "@/lib/context/files";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { stopBoss } from "@/lib/queue/boss";
-import { newApp, uploadOf } from "./context-app";
+import { BENCH_OWNER, newApp, uploadOf } from "./context-app";
 import { DATASET_FILES, DATASETS_PACKAGE, datasetFiles } from "./quality-datasets";
 import { benchDocuments } from "./quality-documents";
 import { csvQuestions, type DocumentKind, type Question } from "./quality-questions";
@@ -70,7 +70,8 @@ async function ingestAll(sources: Source[]) {
   const app = await newApp("retrieval quality");
   const started = performance.now();
   const ids: string[] = [];
-  for (const s of sources) ids.push((await ingestFile(app, s.name, uploadOf(s.file))).contextItemId);
+  for (const s of sources)
+    ids.push((await ingestFile(app, BENCH_OWNER, s.name, uploadOf(s.file))).contextItemId);
   await runDueJobs();
   const ms = performance.now() - started;
   for (const [i, id] of ids.entries()) {

@@ -1,5 +1,5 @@
 // The text format of PostgreSQL's COPY FROM STDIN, which the ingestion writes an item's rows and
-// chunks with (db/queries/context.ts): one line a row, columns separated by tabs. Within a value a
+// chunks with (db/queries/context-content.ts): one line a row, columns separated by tabs. Within a value a
 // backslash, newline, carriage return or tab would end or corrupt the line, so each is written as
 // its backslash escape; every other character goes as it is (PostgreSQL reads the rest literally,
 // `\N` included once its backslash is doubled).

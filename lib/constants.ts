@@ -338,3 +338,9 @@ export const ENTITY_RECORDS_PER_ACTION_MAX = 100;
 export const ENTITY_RECORD_BYTES_MAX = 10_000;
 /** Records in one CSV export ({entity}_export_{date}.csv), newest first. */
 export const ENTITY_EXPORT_MAX = 10_000;
+
+/**
+ * The free plan every account starts on (the accounts table's default) and the plan of an app
+ * whose owner has none: its id in the plan catalogue (lib/plans/catalogue.ts FREE_PLAN_ID).
+ */
+export const FREE_PLAN = "lite";

@@ -3,6 +3,7 @@ import type { App } from "../db/schema";
 import { ingestFile } from "../lib/context/files";
 import { ingestText } from "../lib/context/items";
 import { runDueJobs } from "../lib/jobs/worker";
+import { ownerPlan } from "../lib/plans/owner-plan";
 import { stopBoss } from "../lib/queue/boss";
 
 // The Demo App's data sources for npm run db:seed: a text, a CSV item list and a PDF,
@@ -192,12 +193,13 @@ const upload = (bytes: Uint8Array) =>
 export async function seedDemoDataSources(app: App): Promise<string> {
   try {
     const names = new Set((await listContextItems(app.id)).map((i) => i.name));
+    const owner = await ownerPlan(app.ownerAccountId);
     if (!names.has(FAQ_NAME)) {
-      const { contextItemId } = await ingestText(app, FAQ);
+      const { contextItemId } = await ingestText(app, owner, FAQ);
       await renameContextItem(contextItemId, FAQ_NAME);
     }
-    if (!names.has(CSV_NAME)) await ingestFile(app, CSV_NAME, upload(productsCsv()));
-    if (!names.has(PDF_NAME)) await ingestFile(app, PDF_NAME, upload(await policiesPdf()));
+    if (!names.has(CSV_NAME)) await ingestFile(app, owner, CSV_NAME, upload(productsCsv()));
+    if (!names.has(PDF_NAME)) await ingestFile(app, owner, PDF_NAME, upload(await policiesPdf()));
     await runDueJobs();
     const wanted = [FAQ_NAME, CSV_NAME, PDF_NAME];
     const deadline = Date.now() + SYNC_WAIT_MS;

@@ -1,9 +1,25 @@
 import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { db, type Executor, lockUntilCommit } from "../client";
-import { type App, appClaims, appSettings, appStyles, apps, type Tool, tools } from "../schema";
+import { type App, accounts, appClaims, appSettings, appStyles, apps, type Tool, tools } from "../schema";
 
 export async function findAppById(id: string, ex: Executor = db()): Promise<App | undefined> {
   const [row] = await ex.select().from(apps).where(eq(apps.id, id));
+  return row;
+}
+
+/**
+ * An app with its owner account's plan (null once the account is gone), in one statement: the
+ * plan decides the app's limits, and a request that edits the app reads it from here, not again.
+ */
+export async function findAppWithOwnerPlan(
+  id: string,
+  ex: Executor = db(),
+): Promise<{ app: App; ownerPlan: string | null } | undefined> {
+  const [row] = await ex
+    .select({ app: apps, ownerPlan: accounts.plan })
+    .from(apps)
+    .leftJoin(accounts, eq(accounts.accountId, apps.ownerAccountId))
+    .where(eq(apps.id, id));
   return row;
 }
 

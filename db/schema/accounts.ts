@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { FREE_PLAN } from "@/lib/constants";
 import { apps } from "./apps";
 import { users } from "./users";
 
@@ -12,7 +13,7 @@ export const accounts = pgTable("accounts", {
     .unique()
     .references(() => users.id, { onDelete: "cascade" }),
   accountType: text("account_type", { enum: ["builder", "other"] }).notNull(),
-  plan: text("plan").notNull().default("lite"),
+  plan: text("plan").notNull().default(FREE_PLAN),
   subscriptionId: text("subscription_id"),
   planSubscriptionStatus: text("plan_subscription_status"),
   planSubscriptionCancelledAt: timestamp("plan_subscription_cancelled_at", { withTimezone: true }),

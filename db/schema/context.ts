@@ -112,7 +112,7 @@ export const contextChunks = pgTable(
     // language matches word for word) without English stop words.
     // Always to_tsvector('app_search', text), set by the trigger context_chunks_tsv (0009, 0017)
     // unless the writer brings it, computed by PostgreSQL the same way on another connection
-    // (db/queries/context.ts): a generated column would compute it on the writing connection.
+    // (db/queries/context-content.ts): a generated column would compute it on the writing connection.
     tsv: tsvector("tsv"),
     // Its indexed tokens (tsv's positions; stop words are not counted): BM25's chunk length. Set
     // with tsv by the same trigger unless the writer brings it.
@@ -131,7 +131,7 @@ export const contextChunks = pgTable(
 );
 
 // For each item, how many of its chunks hold each term (lexeme of tsv): the document frequencies
-// BM25 needs (db/queries/context.ts), written with the chunks in their transaction and deleted with
+// BM25 needs (db/queries/context-search.ts), written (db/queries/context-content.ts) with the chunks in their transaction and deleted with
 // them. Kept per item rather than per app, so that two ingestions of one app never wait on each
 // other's counters, and a search sums them over the items that are synced: the figures always
 // describe exactly the chunks a search can return.
@@ -174,7 +174,7 @@ export const contextRows = pgTable(
   (t) => [
     primaryKey({ name: "context_rows_pkey", columns: [t.itemId, t.position] }),
     // Smart items filtering matches a column's value case-insensitively: the lowered row is
-    // indexed, and db/queries/context.ts asks with containment (@>). With app_id in the same GIN
+    // indexed, and db/queries/context-rows.ts asks with containment (@>). With app_id in the same GIN
     // (btree_gin, migration 0012), a search of one app finds its matches alone rather than every
     // app's to filter them out; no btree on app_id is kept besides.
     index("context_rows_app_data_ci_idx").using("gin", t.appId, sql`${t.dataCi} jsonb_path_ops`),

@@ -3,12 +3,13 @@ import crypto from "node:crypto";
 import type { NextRequest } from "next/server";
 import { ZodError, type z } from "zod";
 import type { App } from "@/db/schema";
-import { loadEditableApp } from "@/lib/apps/access";
+import { type EditedApp, loadEditableApp } from "@/lib/apps/access";
 import { loadSession, readSessionToken, type Session } from "@/lib/auth/session";
 import { appOrigin } from "@/lib/env";
 import { AppError, type ErrorBody, type errorStatus } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { type MessageKey, messages } from "@/lib/messages";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { clientIp } from "@/lib/security/client-ip";
 import { apiSecurityHeaders } from "@/lib/security/headers";
 import { BODY_CAP_MESSAGES, BODY_CAPS, type BodyCap } from "./body-caps";
@@ -94,6 +95,12 @@ export type Ctx<A extends AuthMode, Q, B, P> = {
   params: Out<P>;
   /** The app of the path, when the route asked for it (`app: "edit"`). */
   app: App;
+  /**
+   * The plan of that app's owner, which its limits come from (an admin editing someone's app
+   * works under the owner's): read with the app, in the same statement. Services take it as an
+   * argument; none looks it up again.
+   */
+  owner: OwnerPlan;
   /** The body's bytes, when the route asked for them (`raw: true`). */
   raw: Uint8Array;
   ip: string;
@@ -124,14 +131,14 @@ export function route<
       const params = opts.params ? opts.params.parse(await context.params) : undefined;
       // The app is named by the path, or by the query for routes that keep it there
       // (/api/context/items?appId=...).
-      const app = opts.app
+      const edited: Partial<EditedApp> = opts.app
         ? await loadEditableApp(
             session,
             (params as { appId?: string } | undefined)?.appId ??
               (query as { appId?: string } | undefined)?.appId,
             opts.appNotFound,
           )
-        : undefined;
+        : {};
       const raw = opts.body || opts.raw ? await readBodyCapped(req, cap, tooLarge) : new Uint8Array();
       const body = opts.body ? opts.body.parse(parseJson(raw)) : undefined;
       const result = await handler({
@@ -140,7 +147,8 @@ export function route<
         query: query as Out<Q>,
         body: body as Out<B>,
         params: params as Out<P>,
-        app: app as App,
+        app: edited.app as App,
+        owner: edited.owner as OwnerPlan,
         raw,
         ip: clientIp(req.headers),
         requestId,

@@ -1,7 +1,7 @@
 import "server-only";
 import { findAppSettings, findAppStyle, listTools } from "@/db/queries/apps";
 import type { App, Tool } from "@/db/schema";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { blocksFor } from "./field-rules";
 import {
   type AppAnswer,
@@ -68,12 +68,11 @@ export async function loadSettings(appId: string): Promise<SettingsAnswer> {
 }
 
 /** GET /api/apps/{appId}: everything the editor shows. */
-export async function loadEditorApp(app: App): Promise<EditorAppAnswer> {
-  const [style, settings, tools, owner] = await Promise.all([
+export async function loadEditorApp(app: App, owner: OwnerPlan): Promise<EditorAppAnswer> {
+  const [style, settings, tools] = await Promise.all([
     loadStyle(app.id),
     loadSettings(app.id),
     listTools(app.id),
-    ownerPlan(app.ownerAccountId),
   ]);
   return {
     ...appView(app),

@@ -1,10 +1,10 @@
 import "server-only";
 import { notFound } from "next/navigation";
-import { findAppById, findPublishedToolByPath, findToolByPath, listTools } from "@/db/queries/apps";
+import { findPublishedToolByPath, findToolByPath, listTools } from "@/db/queries/apps";
 import type { App, Tool } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import { type AppWithOwner, findAppWithOwner, ownerPlan } from "@/lib/plans/owner-plan";
 import { canEditApp, isUuid } from "./access";
 import { loadSettings, loadStyle } from "./editor-app";
 import { type PublicContent, type PublicStyle, publicContentOf, publicStyleOf } from "./public-content";
@@ -67,11 +67,14 @@ export function canViewApp(session: Session | null, app: Pick<App, "status" | "o
 
 const publicTool = (t: Tool): PublicTool => ({ title: t.title, path: t.path, imageUrl: t.imageUrl });
 
-async function pageOf(app: App, tool: Tool | null, session: Session | null): Promise<PublicPage> {
-  const [style, settings, owner, tools] = await Promise.all([
+async function pageOf(
+  { app, owner }: AppWithOwner,
+  tool: Tool | null,
+  session: Session | null,
+): Promise<PublicPage> {
+  const [style, settings, tools] = await Promise.all([
     loadStyle(app.id),
     loadSettings(app.id),
-    ownerPlan(app.ownerAccountId),
     app.type === "generated" && !tool ? listTools(app.id) : Promise.resolve([]),
   ]);
   const parsed = AppContent.parse(app.content);
@@ -104,15 +107,16 @@ async function pageOf(app: App, tool: Tool | null, session: Session | null): Pro
   };
 }
 
-async function visibleApp(appId: string, session: Session | null): Promise<App | null> {
-  const app = isUuid(appId) ? await findAppById(appId) : undefined;
-  return app && canViewApp(session, app) ? app : null;
+/** The app with its owner's plan (the watermark's default), if this viewer may see it. */
+async function visibleApp(appId: string, session: Session | null): Promise<AppWithOwner | null> {
+  const found = isUuid(appId) ? await findAppWithOwner(appId) : undefined;
+  return found && canViewApp(session, found.app) ? found : null;
 }
 
 /** /app/{appId}: the app's main page, or null (404). */
 export async function loadPublicApp(appId: string, session: Session | null): Promise<PublicPage | null> {
-  const app = await visibleApp(appId, session);
-  return app ? pageOf(app, null, session) : null;
+  const found = await visibleApp(appId, session);
+  return found ? pageOf(found, null, session) : null;
 }
 
 /**
@@ -126,12 +130,12 @@ export async function loadPublicAppTool(
   session: Session | null,
 ): Promise<PublicPage | null> {
   if (!TOOL_PATH.test(toolPath)) return null;
-  const app = await visibleApp(appId, session);
-  if (app?.type !== "generated") return null;
-  const tool = await findToolByPath(app.id, toolPath);
+  const found = await visibleApp(appId, session);
+  if (found?.app.type !== "generated") return null;
+  const tool = await findToolByPath(found.app.id, toolPath);
   if (!tool) return null;
-  if (tool.status !== "active" && !(session && canEditApp(session, app))) return null;
-  return pageOf(app, tool, session);
+  if (tool.status !== "active" && !(session && canEditApp(session, found.app))) return null;
+  return pageOf(found, tool, session);
 }
 
 /** /tool/{path}: the oldest active tool with this path among published apps, or null (404). */
@@ -139,5 +143,6 @@ export async function loadPublicToolByPath(path: string): Promise<PublicPage | n
   if (!TOOL_PATH.test(path)) return null;
   const found = await findPublishedToolByPath(path);
   // Served to everybody alike: no viewer's view.
-  return found ? pageOf(found.app, found.tool, null) : null;
+  if (!found) return null;
+  return pageOf({ app: found.app, owner: await ownerPlan(found.app.ownerAccountId) }, found.tool, null);
 }

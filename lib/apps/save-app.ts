@@ -3,17 +3,18 @@ import { findAppById, updateAppContentAt } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { appView, loadSettings } from "./editor-app";
 import { checkContent, type FieldRuleContext, normalizeField, type RuleError } from "./field-rules";
 import { type AppAnswer, AppContent, type AppContentPatch, type SaveAppBody } from "./schemas";
 
 /** The rule context of an app being edited by this caller. */
-export async function fieldRuleContext(session: Session, app: App): Promise<FieldRuleContext> {
-  const [{ caps }, { appSettings }] = await Promise.all([
-    ownerPlan(app.ownerAccountId),
-    loadSettings(app.id),
-  ]);
+export async function fieldRuleContext(
+  session: Session,
+  app: App,
+  { caps }: OwnerPlan,
+): Promise<FieldRuleContext> {
+  const { appSettings } = await loadSettings(app.id);
   return {
     isAdmin: session.account?.isAdmin ?? false,
     maxCustomFields: caps.maxCustomFields,
@@ -46,13 +47,18 @@ export function applyContentPatch(
  * (another tab, another admin), nothing is written and the answer (409) carries the current
  * version, so the editor can show both and let the builder choose.
  */
-export async function saveApp(session: Session, app: App, body: SaveAppBody): Promise<AppAnswer> {
+export async function saveApp(
+  session: Session,
+  app: App,
+  owner: OwnerPlan,
+  body: SaveAppBody,
+): Promise<AppAnswer> {
   if (body.baseRevision !== app.revision) throw conflict(app);
   const current = AppContent.parse(app.content);
   // Most saves are texts: the field rules (and the plan and settings they read) only matter
   // when fields, steps or the instructions that tag them change.
   const content = touchesFieldRules(body.app)
-    ? applyContentPatch(current, body.app, await fieldRuleContext(session, app))
+    ? applyContentPatch(current, body.app, await fieldRuleContext(session, app, owner))
     : AppContent.parse({ ...current, ...body.app });
   const saved = await updateAppContentAt(app.id, body.baseRevision, { content, header: content.header });
   if (!saved) throw conflict((await findAppById(app.id)) ?? app);

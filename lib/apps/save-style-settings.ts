@@ -4,7 +4,7 @@ import type { App } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { loadSettings, loadStyle } from "./editor-app";
 import { checkCategoryName } from "./field-rules";
 import { weeklyBelowDaily } from "./run-limits";
@@ -46,9 +46,10 @@ export async function saveStyle(
 export async function saveSettings(
   session: Session,
   app: App,
+  owner: OwnerPlan,
   body: { baseRevision: number; appSettings: Partial<AppSettings> },
 ): Promise<SettingsAnswer> {
-  await assertMaySaveSettings(session, app);
+  assertMaySaveSettings(session, app, owner);
   const current = await loadSettings(app.id);
   if (current.revision !== body.baseRevision) throw conflict("saveConflict", { settings: current });
   const edits = changed(current.appSettings, body.appSettings);
@@ -72,9 +73,8 @@ export async function saveSettings(
  * "Settings panel is disabled when the plan is lite" (lite sees 'Upgrade your plan to edit tool
  * settings'); a generated app's settings are for "admins, paid tier moon and above, and space apps".
  */
-export async function assertMaySaveSettings(session: Session, app: App) {
+export function assertMaySaveSettings(session: Session, app: App, { caps }: OwnerPlan): void {
   if (isAdmin(session)) return;
-  const { caps } = await ownerPlan(app.ownerAccountId);
   if (!caps.editToolSettings) throw new AppError("FORBIDDEN", "upgradeToEditToolSettings", "PLAN_LIMIT");
   if (app.type === "generated" && !caps.generatedAppSettings) {
     throw new AppError("FORBIDDEN", "upgradeReasonGeneratedAppSettings", "PLAN_LIMIT");

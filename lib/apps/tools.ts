@@ -15,7 +15,7 @@ import {
 import type { App, Tool } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { deleteToolUploads } from "@/lib/uploads/upload-image";
 import { toolView } from "./editor-app";
 import { checkContent, checkToolPath, normalizeField } from "./field-rules";
@@ -46,9 +46,12 @@ async function requireTool(app: App, toolId: string): Promise<Tool> {
 }
 
 /** POST /api/apps/{appId}/tools: a draft tool at the end of the list. */
-export async function createTool(app: App, body: { title: string; path: string }): Promise<ToolAnswer> {
+export async function createTool(
+  app: App,
+  { caps }: OwnerPlan,
+  body: { title: string; path: string },
+): Promise<ToolAnswer> {
   assertGenerated(app);
-  const { caps } = await ownerPlan(app.ownerAccountId);
   const existing = await listTools(app.id);
   const broken = checkToolPath(
     body.path,
@@ -95,6 +98,7 @@ type ToolPatch = Partial<Pick<Tool, "title" | "path" | "imageUrl" | "status">> &
 export async function saveTool(
   session: Session,
   app: App,
+  owner: OwnerPlan,
   toolId: string,
   body: { baseRevision: number; tool: ToolPatch },
 ): Promise<ToolAnswer> {
@@ -106,7 +110,7 @@ export async function saveTool(
   // The title is the tool's header: either name changes both.
   const title = patch.title ?? patch.content?.header ?? tool.title;
   const merged = ToolContent.parse({ ...current, ...patch.content, header: title });
-  const ctx = await fieldRuleContext(session, app);
+  const ctx = await fieldRuleContext(session, app, owner);
   const broken = checkContent(merged, current, ctx);
   if (broken) throw ruleFailure(broken);
   const content = { ...merged, fields: merged.fields.map((f) => normalizeField(f, ctx)) };
@@ -123,7 +127,7 @@ export async function saveTool(
   try {
     const saved = await db().transaction(async (tx) => {
       if (status === "active" && tool.status !== "active") {
-        const { caps } = await ownerPlan(app.ownerAccountId);
+        const { caps } = owner;
         await lockAccountTools(app.ownerAccountId, tx);
         if ((await countActiveTools(app.ownerAccountId, tool.id, tx)) >= caps.maxLiveActiveTools) {
           throw new AppError(

@@ -102,7 +102,7 @@ async function editingContext(session: Session, body: MagicCreateBody) {
     };
     return { ctx, existing };
   }
-  const app = await loadEditableApp(session, body.appId);
+  const { app, owner } = await loadEditableApp(session, body.appId);
   if (body.toolId) {
     const tool = await findTool(app.id, body.toolId);
     if (!tool) throw new AppError("NOT_FOUND", "toolNotFound");
@@ -110,7 +110,7 @@ async function editingContext(session: Session, body: MagicCreateBody) {
   } else {
     existing.push(...AppContent.parse(app.content).fields.map((f) => f.name));
   }
-  return { ctx: await fieldRuleContext(session, app), existing };
+  return { ctx: await fieldRuleContext(session, app, owner), existing };
 }
 
 function assertNameFree(name: string, existing: readonly string[]): void {

@@ -1,5 +1,5 @@
 // BM25, the ranking of Lucene, Elasticsearch and ParadeDB, with their parameters. The search in
-// db/queries/context.ts computes it in SQL; this is the same formula in TypeScript, for the
+// db/queries/context-search.ts computes it in SQL; this is the same formula in TypeScript, for the
 // benchmark's brute-force reference and the tests that compare the two.
 //
 // Terms are the lexemes of to_tsvector('app_search', text) (the text search configuration of

@@ -6,7 +6,7 @@ import { readBodyCapped } from "@/lib/api/read-body";
 import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { formatMegabytes } from "@/lib/plans/features";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { queueContextIngest } from "@/lib/queue/enqueue-context";
 import { StorageError, storage } from "@/lib/storage";
 import { deleteStoredObjects } from "@/lib/uploads/upload-image";
@@ -34,13 +34,14 @@ export function contextFileKey(
  */
 export async function ingestFile(
   app: App,
+  owner: OwnerPlan,
   name: string | undefined,
   req: Request,
   opts: AddItemOptions = {},
 ) {
-  await assertBelowDataLimit(app, opts);
-  await assertProcessingLeft(app);
-  const cap = (await ownerPlan(app.ownerAccountId)).caps.maxUploadBytes;
+  await assertBelowDataLimit(app, owner, opts);
+  await assertProcessingLeft(app, owner);
+  const cap = owner.caps.maxUploadBytes;
   const bytes = await readBodyCapped(req, cap, {
     key: "contextFileTooLarge",
     vars: { size: formatMegabytes(cap) },
@@ -57,7 +58,7 @@ export async function ingestFile(
   // Word's two formats are one choice in the dialog: a .doc saved as .docx is still Word.
   if (named && KIND_LABELS[named] !== KIND_LABELS[kind]) throw mismatch(named);
   if (kind === "csv") assertCsvHasRows(bytes);
-  await assertProcessingLeft(app, bytes.byteLength);
+  await assertProcessingLeft(app, owner, bytes.byteLength);
 
   const id = crypto.randomUUID();
   const key = contextFileKey(app, id, kind);
@@ -71,6 +72,7 @@ export async function ingestFile(
   try {
     await createItemWithinLimit(
       app,
+      owner,
       {
         id,
         appId: app.id,

@@ -1,5 +1,6 @@
 import "server-only";
-import { setContextItemStatus, writeItemContent } from "@/db/queries/context";
+import { setContextItemStatus } from "@/db/queries/context";
+import { writeItemContent } from "@/db/queries/context-content";
 import type { ContextItem } from "@/db/schema";
 import { LineChunker } from "./chunk-text";
 import { openStoredFile, parseCsvStream, UnreadableFileError } from "./extract-file";

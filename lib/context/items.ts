@@ -1,6 +1,5 @@
 import "server-only";
 import { db, type Executor } from "@/db/client";
-import { findAppById } from "@/db/queries/apps";
 import {
   countContextItems,
   deleteContextItem,
@@ -15,7 +14,7 @@ import type { App, ContextItem, ContextItemStatus } from "@/db/schema";
 import { canEditApp, isUuid } from "@/lib/apps/access";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import { type AppWithOwner, findAppWithOwner, type OwnerPlan } from "@/lib/plans/owner-plan";
 import { queueContextIngest } from "@/lib/queue/enqueue-context";
 import { storable } from "@/lib/storable-text";
 import { deleteStoredObjects } from "@/lib/uploads/upload-image";
@@ -29,21 +28,18 @@ export const LIVE_STATUSES: readonly ContextItemStatus[] = ["unsynced", "pending
 // How many characters of a pasted text make up its default name.
 const NAME_LENGTH = 40;
 
-/** The plan limit is the app owner's: an admin editing someone's app adds under their plan. */
-export async function dataItemLimit(app: App): Promise<number> {
-  return (await ownerPlan(app.ownerAccountId)).caps.maxDataItems;
-}
+// The data-item limit is the app owner's plan's: an admin editing someone's app adds under
+// the owner's plan, handed in by the route (ctx.owner).
 
 /** GET /api/context/items: the app's data sources and whether the plan allows another. */
-export async function listAppContextItems(app: App, status?: "unsynced") {
-  const [items, total, limit] = await Promise.all([
+export async function listAppContextItems(app: App, owner: OwnerPlan, status?: "unsynced") {
+  const [items, total] = await Promise.all([
     listContextItems(app.id, status ? LIVE_STATUSES : undefined),
     countContextItems(app.id),
-    dataItemLimit(app),
   ]);
   return {
     contextItems: items.map(({ appId: _appId, ...item }) => item),
-    hasReachedDataLimit: total >= limit,
+    hasReachedDataLimit: total >= owner.caps.maxDataItems,
   };
 }
 
@@ -54,6 +50,7 @@ export async function listAppContextItems(app: App, status?: "unsynced") {
  */
 export async function ingestText(
   app: App,
+  owner: OwnerPlan,
   pasted: string,
   opts: AddItemOptions = {},
 ): Promise<ContextItemIdAnswer> {
@@ -61,9 +58,10 @@ export async function ingestText(
   const text = storable(pasted);
   if (!text.trim()) throw new AppError("BAD_REQUEST", "contextEnterText", "context/empty-text");
   const size = countCodePoints(text);
-  await assertProcessingLeft(app, size);
+  await assertProcessingLeft(app, owner, size);
   const item = await createItemWithinLimit(
     app,
+    owner,
     {
       appId: app.id,
       name: defaultName(text),
@@ -100,8 +98,12 @@ async function countedItems(app: App, opts: AddItemOptions, ex?: Executor): Prom
 }
 
 /** Refuses early (before an upload is read) when the app already holds the plan's items. */
-export async function assertBelowDataLimit(app: App, opts: AddItemOptions = {}): Promise<void> {
-  if ((await countedItems(app, opts)) >= (await dataItemLimit(app))) throw dataLimitError();
+export async function assertBelowDataLimit(
+  app: App,
+  owner: OwnerPlan,
+  opts: AddItemOptions = {},
+): Promise<void> {
+  if ((await countedItems(app, opts)) >= owner.caps.maxDataItems) throw dataLimitError();
 }
 
 /**
@@ -110,10 +112,11 @@ export async function assertBelowDataLimit(app: App, opts: AddItemOptions = {}):
  */
 export async function createItemWithinLimit(
   app: App,
+  owner: OwnerPlan,
   values: Parameters<typeof insertContextItem>[0],
   opts: AddItemOptions = {},
 ): Promise<ContextItem> {
-  const limit = await dataItemLimit(app);
+  const limit = owner.caps.maxDataItems;
   return db().transaction(async (tx) => {
     await lockAppContext(app.id, tx);
     if ((await countedItems(app, opts, tx)) >= limit) throw dataLimitError();
@@ -127,10 +130,11 @@ export async function createItemWithinLimit(
  */
 export async function createItemsWithinLimit(
   app: App,
+  owner: OwnerPlan,
   values: Parameters<typeof insertContextItem>[0][],
   opts: AddItemOptions = {},
 ): Promise<ContextItem[]> {
-  const limit = await dataItemLimit(app);
+  const limit = owner.caps.maxDataItems;
   return db().transaction(async (tx) => {
     await lockAppContext(app.id, tx);
     if ((await countedItems(app, opts, tx)) + values.length > limit) throw dataLimitError();
@@ -146,19 +150,25 @@ function defaultName(text: string): string {
   return chars.length > NAME_LENGTH ? `${chars.slice(0, NAME_LENGTH).join("")}…` : line;
 }
 
-/** An item whose app the caller may edit; anybody else gets the same 404 as for no item at all. */
-export async function loadEditableItem(session: Session, id: string): Promise<ContextItem> {
+/**
+ * An item whose app the caller may edit, with that app and its owner's plan; anybody else gets
+ * the same 404 as for no item at all.
+ */
+export async function loadEditableItem(
+  session: Session,
+  id: string,
+): Promise<AppWithOwner & { item: ContextItem }> {
   const item = isUuid(id) ? await findContextItem(id) : undefined;
-  const app = item ? await findAppById(item.appId) : undefined;
-  if (!item || !app || !canEditApp(session, app)) {
+  const found = item ? await findAppWithOwner(item.appId) : undefined;
+  if (!item || !found || !canEditApp(session, found.app)) {
     throw new AppError("NOT_FOUND", "contextItemNotFound");
   }
-  return item;
+  return { ...found, item };
 }
 
 /** PATCH /api/context/{id} */
 export async function renameItem(session: Session, id: string, name: string) {
-  const item = await loadEditableItem(session, id);
+  const { item } = await loadEditableItem(session, id);
   if (!(await renameContextItem(item.id, name))) throw new AppError("NOT_FOUND", "contextItemNotFound");
   return { ok: true };
 }
@@ -168,7 +178,7 @@ export async function renameItem(session: Session, id: string, name: string) {
  * nothing), then its stored file; a failed object deletion is logged, the item is gone either way.
  */
 export async function deleteItem(session: Session, id: string) {
-  const item = await loadEditableItem(session, id);
+  const { item } = await loadEditableItem(session, id);
   const deleted = await deleteContextItem(item.id);
   if (!deleted) throw new AppError("NOT_FOUND", "contextItemNotFound");
   await deleteStoredFile(deleted);

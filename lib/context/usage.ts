@@ -7,15 +7,10 @@ import {
 } from "@/db/queries/context-usage";
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 
 // The monthly data processing limit: the app owner's plan decides it, per calendar
 // month (UTC), for all the owner's apps together.
-
-/** The owner's monthly processing allowance in bytes. */
-export async function monthlyProcessingLimit(accountId: string): Promise<number> {
-  return (await ownerPlan(accountId)).caps.monthlyProcessingBytes;
-}
 
 const monthlyLimitError = () => new AppError("BAD_REQUEST", "contextMonthlyLimit", "context/monthly-limit");
 
@@ -24,11 +19,13 @@ const monthlyLimitError = () => new AppError("BAD_REQUEST", "contextMonthlyLimit
  * owner's month is used up, or when `bytes` more would pass it. Only a first answer: the job
  * reserves for real, atomically, before it does the work.
  */
-export async function assertProcessingLeft(app: Pick<App, "ownerAccountId">, bytes = 0): Promise<void> {
-  const [used, limit] = await Promise.all([
-    monthlyContextUsage(app.ownerAccountId),
-    monthlyProcessingLimit(app.ownerAccountId),
-  ]);
+export async function assertProcessingLeft(
+  app: Pick<App, "ownerAccountId">,
+  owner: OwnerPlan,
+  bytes = 0,
+): Promise<void> {
+  const used = await monthlyContextUsage(app.ownerAccountId);
+  const limit = owner.caps.monthlyProcessingBytes;
   if (used >= limit || used + bytes > limit) throw monthlyLimitError();
 }
 
@@ -42,11 +39,13 @@ export async function assertProcessingLeft(app: Pick<App, "ownerAccountId">, byt
  */
 export async function chargeProcessing(
   item: { id: string },
-  ownerAccountId: string,
+  app: Pick<App, "ownerAccountId">,
+  owner: OwnerPlan,
   jobId: string,
   bytes: number,
 ): Promise<boolean> {
-  const limit = await monthlyProcessingLimit(ownerAccountId);
+  const { ownerAccountId } = app;
+  const limit = owner.caps.monthlyProcessingBytes;
   const refused = Symbol("refused");
   try {
     await db().transaction(async (tx) => {

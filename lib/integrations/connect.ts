@@ -6,7 +6,7 @@ import type { Session } from "@/lib/auth/session";
 import { appOrigin, env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { connectorPage } from "./callback-page";
 import {
   connectorConfig,
@@ -31,8 +31,11 @@ const named = (provider: IntegrationProvider) => ({ provider: PROVIDER_NAMES[pro
 const editorUrl = (appId: string) => `${appOrigin()}/build/app/${appId}`;
 
 /** GET /api/integrations/fetchCarbonTokens?appId=: what the dialog needs to offer the connectors. */
-export async function connectorTokens(session: Session, app: App): Promise<ConnectorTokensAnswer> {
-  const { caps } = await ownerPlan(app.ownerAccountId);
+export async function connectorTokens(
+  session: Session,
+  app: App,
+  { caps }: OwnerPlan,
+): Promise<ConnectorTokensAnswer> {
   // `app: "edit"` let the caller through, so the caller has an account.
   const { token, expiresAt } = await signConnectState({
     accountId: session.account!.accountId,

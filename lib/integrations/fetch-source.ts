@@ -1,10 +1,9 @@
 import "server-only";
-import { findAppById } from "@/db/queries/apps";
 import type { ContextItem } from "@/db/schema";
 import { type ExtractedFile, parseCsv, UnreadableFileError } from "@/lib/context/extract-file";
 import { parseDocx, parsePdf } from "@/lib/context/parse/run";
 import type { MessageKey } from "@/lib/messages";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { AppWithOwner } from "@/lib/plans/owner-plan";
 import { type IntegrationProvider, providerOfSource } from "./config";
 import { ConnectionLostError, withAccessToken } from "./connections";
 import {
@@ -39,15 +38,15 @@ const LOST_MESSAGES: Record<IntegrationProvider, Record<ConnectionLostError["rea
  * UnreadableFileError with the reason; anything else (the provider down, rate limits) is thrown
  * as it is, for the job to retry.
  */
-export async function fetchConnectorSource(item: ContextItem): Promise<ExtractedFile> {
+export async function fetchConnectorSource(
+  item: ContextItem,
+  { app, owner }: AppWithOwner,
+): Promise<ExtractedFile> {
   const provider = providerOfSource(item.source);
   if (!provider) throw new Error(`not a connector source: ${item.source}`);
   if (!item.externalFileId) throw new UnreadableFileError("connectorFileGone");
-  const app = await findAppById(item.appId);
-  if (!app) throw new UnreadableFileError("contextItemNotFound");
-
   // Text is counted in characters, a file in bytes: either way the plan's upload size caps it.
-  const maxBytes = (await ownerPlan(app.ownerAccountId)).caps.maxUploadBytes;
+  const maxBytes = owner.caps.maxUploadBytes;
   const fileId = item.externalFileId;
   try {
     return await withAccessToken(app.ownerAccountId, provider, (token) =>

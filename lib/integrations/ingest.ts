@@ -1,5 +1,4 @@
 import "server-only";
-import { findAppById } from "@/db/queries/apps";
 import { setContextItemStatus } from "@/db/queries/context";
 import { findConnection } from "@/db/queries/integrations";
 import type { App, ContextItem } from "@/db/schema";
@@ -8,13 +7,13 @@ import { type AddItemOptions, createItemsWithinLimit, loadEditableItem } from "@
 import type { ContextItemIdsAnswer } from "@/lib/context/schemas";
 import { assertProcessingLeft } from "@/lib/context/usage";
 import { AppError } from "@/lib/errors";
-import { ownerPlan } from "@/lib/plans/owner-plan";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { recommendedPlanFor } from "@/lib/plans/upgrade-reasons";
 import { queueContextIngest } from "@/lib/queue/enqueue-context";
 import { type IntegrationProvider, PROVIDER_NAMES, providerOfSource } from "./config";
 import type { ConnectorItem } from "./schemas";
 
-type NewItem = Parameters<typeof createItemsWithinLimit>[1][number];
+type NewItem = Parameters<typeof createItemsWithinLimit>[2][number];
 
 /**
  * POST /api/context/ingest/metadata?appId=: web sites, Notion pages and databases, Google Drive
@@ -24,10 +23,11 @@ type NewItem = Parameters<typeof createItemsWithinLimit>[1][number];
  */
 export async function ingestMetadata(
   app: App,
+  owner: OwnerPlan,
   items: ConnectorItem[],
   opts: AddItemOptions = {},
 ): Promise<ContextItemIdsAnswer> {
-  const { plan, caps } = await ownerPlan(app.ownerAccountId);
+  const { plan, caps } = owner;
   const max = caps.maxConnectorFiles;
   const files = items.filter((i) => i.source !== "web scraper");
   if (files.length > max) {
@@ -44,8 +44,8 @@ export async function ingestMetadata(
   for (const provider of providers) await assertConnected(app, provider);
   const values = items.map((item) => newItem(app, item));
   // The size is known only once the job reads the source; a month already used up refuses now.
-  await assertProcessingLeft(app);
-  const created = await createItemsWithinLimit(app, values, opts);
+  await assertProcessingLeft(app, owner);
+  const created = await createItemsWithinLimit(app, owner, values, opts);
   for (const item of created) await queueContextIngest(item.id);
   return { contextItemIds: created.map((i) => i.id) };
 }
@@ -111,14 +111,13 @@ const SYNCABLE: readonly ContextItem["source"][] = ["web scraper", "notion", "go
  * left to it; one being read now is read again after, so a change made meanwhile is not missed.
  */
 export async function syncItem(session: Session, id: string) {
-  const item = await loadEditableItem(session, id);
+  const { item, app, owner } = await loadEditableItem(session, id);
   if (!SYNCABLE.includes(item.source))
     throw new AppError("BAD_REQUEST", "contextNotSyncable", "context/not-syncable");
-  const app = await findAppById(item.appId);
   const provider = providerOfSource(item.source);
-  if (provider && app) await assertConnected(app, provider);
+  if (provider) await assertConnected(app, provider);
   if (item.status === "pending") return { ok: true };
-  if (app) await assertProcessingLeft(app);
+  await assertProcessingLeft(app, owner);
   await setContextItemStatus(item.id, "pending");
   await queueContextIngest(item.id);
   return { ok: true };

@@ -1,7 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
-import { findAppById } from "@/db/queries/apps";
-import { findContextItem, setContextItemStatus, writeItemContent } from "@/db/queries/context";
+import { findContextItem, setContextItemStatus } from "@/db/queries/context";
+import { writeItemContent } from "@/db/queries/context-content";
 import type { ContextItem } from "@/db/schema";
 import { chunkLines, chunkText, countCodePoints } from "@/lib/context/chunk-text";
 import {
@@ -15,6 +15,7 @@ import { chargeProcessing } from "@/lib/context/usage";
 import { readSource } from "@/lib/integrations/read-source";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
+import { findAppWithOwner } from "@/lib/plans/owner-plan";
 import type { ContextIngestJob } from "@/lib/queue/enqueue-context";
 
 /**
@@ -32,10 +33,11 @@ export async function runContextIngestJob(
 ): Promise<void> {
   const item = await findContextItem(job.itemId);
   if (!item) return; // deleted meanwhile: nothing to do
-  const app = await findAppById(item.appId);
-  if (!app) return;
+  // The owner's plan (the charge's limit, a source's caps) comes with the app, read once.
+  const found = await findAppWithOwner(item.appId);
+  if (!found) return;
   const jobId = opts.jobId ?? crypto.randomUUID();
-  const charge = (bytes: number) => chargeProcessing(item, app.ownerAccountId, jobId, bytes);
+  const charge = (bytes: number) => chargeProcessing(item, found.app, found.owner, jobId, bytes);
   await setContextItemStatus(item.id, "running");
   try {
     // An upload is charged before any parsing is spent on it: a pasted text or a CSV by its size,
@@ -47,7 +49,7 @@ export async function runContextIngestJob(
       if (!(await charge(bytes))) return await usageLimitReached(item);
     }
     if (kind === "csv") return await ingestStoredCsv(item);
-    const source = await readSource(item, stored);
+    const source = await readSource(item, found, stored);
     // A fetched source's size is known once fetched (and may change from one sync to the next).
     const fetchedSize = item.source === "local files" ? undefined : countCodePoints(source.text);
     if (fetchedSize !== undefined && !(await charge(fetchedSize))) return await usageLimitReached(item);

@@ -13,6 +13,7 @@ import { PAYMENT_CALLS_PER_APP, PAYMENT_CALLS_PER_APP_WINDOW_S } from "@/lib/con
 import { AppError } from "@/lib/errors";
 import { openToken, sealToken } from "@/lib/integrations/token-crypto";
 import { logError } from "@/lib/log";
+import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { GumroadError, listGumroadProducts, listGumroadSales } from "./gumroad";
 import type { ConnectBody, PaymentsState, ProductsAnswer } from "./schemas";
 
@@ -78,10 +79,11 @@ export async function loadPaymentsState(app: App): Promise<PaymentsState> {
 export async function listPaymentProducts(
   session: Session,
   app: App,
+  owner: OwnerPlan,
   query: { appId?: string; accessToken?: string },
 ): Promise<ProductsAnswer> {
   if (query.appId && query.appId !== app.id) throw new AppError("BAD_REQUEST", "invalidInput");
-  await assertMaySaveSettings(session, app);
+  assertMaySaveSettings(session, app, owner);
   const token = query.accessToken ?? (await savedToken(app.id));
   await reserveGumroadCall(app.id);
   try {
@@ -98,8 +100,13 @@ export async function listPaymentProducts(
  * how purchases are checked; then the connection is stored and setup is completed. Connecting
  * the connected product again is the resync: its name and link are read again.
  */
-export async function connectPayments(session: Session, app: App, body: ConnectBody): Promise<PaymentsState> {
-  await assertMaySaveSettings(session, app);
+export async function connectPayments(
+  session: Session,
+  app: App,
+  owner: OwnerPlan,
+  body: ConnectBody,
+): Promise<PaymentsState> {
+  assertMaySaveSettings(session, app, owner);
   const token = body.accessToken ?? (await savedToken(app.id));
   await reserveGumroadCall(app.id);
   let product: Awaited<ReturnType<typeof listGumroadProducts>>[number] | undefined;

@@ -81,6 +81,15 @@ const modelCalls: Record<PlanId, Pick<PlanCapabilities, "modelCallsPerMinute" | 
   agency: { modelCallsPerMinute: 120, modelCallsPerDay: 20000 },
 };
 
+// "Pages: 20 on lite, 50 on explorer, 100 otherwise" (the web scraper's crawl).
+const webScraperPages: Record<PlanId, number> = {
+  lite: 20,
+  explorer: 50,
+  monetizer: 100,
+  moon: 100,
+  agency: 100,
+};
+
 /** The plan's rank in the tier order (lite 0); an unknown plan ranks as lite. */
 export function planRank(plan: string): number {
   return findPlan(plan).rank;
@@ -102,7 +111,7 @@ export function getPlanCapabilities(plan: string): PlanCapabilities {
     maxUploadBytes: paid ? 2 * BASE_UPLOAD_BYTES : BASE_UPLOAD_BYTES,
     maxConnectorFiles: paid ? 5 : 1,
     webScraperMaxDepth: paid ? 3 : 2,
-    webScraperMaxPages: id === "lite" ? 20 : id === "explorer" ? 50 : 100,
+    webScraperMaxPages: webScraperPages[id],
     photoFields: paid,
     editToolSettings: paid,
     hideWatermarkByDefault: paid,

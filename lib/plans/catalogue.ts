@@ -1,3 +1,5 @@
+import { FREE_PLAN } from "@/lib/constants";
+
 // The plan catalogue: every plan the product sells, in tier order. Prices are US dollars and
 // are what the cards show; the amounts actually charged live in Stripe, under the price ids
 // read by lib/plans/stripe-prices.ts, and must match these figures.
@@ -7,7 +9,7 @@ export const PLAN_IDS = ["lite", "explorer", "monetizer", "moon", "agency"] as c
 export type PlanId = (typeof PLAN_IDS)[number];
 
 /** The free plan every account starts on, and the fallback for an unknown plan name. */
-export const FREE_PLAN_ID: PlanId = "lite";
+export const FREE_PLAN_ID: PlanId = FREE_PLAN;
 
 export type PlanDefinition = {
   id: PlanId;

@@ -3,7 +3,7 @@ import { CONTEXT_NOTIFY_CHANNEL } from "@/db/queries/context";
 import type { ContextItemStatus } from "@/db/schema";
 import { type Subscription, subscribe } from "./listener";
 
-/** A status change of a data source, as announced by db/queries/context.ts. */
+/** A status change of a data source, as announced by db/queries/context.ts (setContextItemStatus). */
 export type ContextStatusChange = {
   id: string;
   status: ContextItemStatus;

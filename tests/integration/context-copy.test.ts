@@ -2,17 +2,12 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, pool } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
-import {
-  insertContextItem,
-  listContextChunks,
-  listContextRows,
-  setContextItemStatus,
-  writeItemContent,
-} from "@/db/queries/context";
+import { insertContextItem, setContextItemStatus } from "@/db/queries/context";
+import { listContextChunks, listContextRows, writeItemContent } from "@/db/queries/context-content";
 import { retrieveChunks } from "@/lib/context/retrieve";
 import { createBuilder } from "../support/factories";
 
-// An item's content is written with COPY (db/queries/context.ts writeItemContent, db/copy-text.ts):
+// An item's content is written with COPY (db/queries/context-content.ts writeItemContent, db/copy-text.ts):
 // every value comes back as it was given, the tsvectors are PostgreSQL's own (computed on a second
 // connection for a large source, by the trigger for a small one), and a write that fails leaves
 // the old content, the connections usable.

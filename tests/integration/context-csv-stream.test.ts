@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import * as ingestFileRoute from "@/app/api/context/ingest/file/route";
 import { db } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
-import { listContextChunks } from "@/db/queries/context";
+import { listContextChunks } from "@/db/queries/context-content";
 import { contextItems } from "@/db/schema";
 import { chunkLines } from "@/lib/context/chunk-text";
 import { runContextIngestJob } from "@/lib/jobs/context-ingest";

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import * as ingestFileRoute from "@/app/api/context/ingest/file/route";
 import { db } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
-import { listContextChunks } from "@/db/queries/context";
+import { listContextChunks } from "@/db/queries/context-content";
 import { contextItems } from "@/db/schema";
 import { extractFileText } from "@/lib/context/extract-file";
 import { retrieveChunks } from "@/lib/context/retrieve";

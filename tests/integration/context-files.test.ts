@@ -7,7 +7,7 @@ import * as itemRoute from "@/app/api/context/[id]/route";
 import * as ingestFileRoute from "@/app/api/context/ingest/file/route";
 import { db } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
-import { listContextChunks, listContextRows } from "@/db/queries/context";
+import { listContextChunks, listContextRows } from "@/db/queries/context-content";
 import { monthlyContextUsage } from "@/db/queries/context-usage";
 import { contextItems } from "@/db/schema";
 import { runDueJobs } from "@/lib/jobs/worker";

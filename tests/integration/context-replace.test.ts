@@ -9,7 +9,7 @@ import * as ingestTextRoute from "@/app/api/context/ingest/text/route";
 import * as replaceRoute from "@/app/api/tools/[appId]/replaceDataItem/route";
 import { db } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
-import { listContextChunks, listContextRows } from "@/db/queries/context";
+import { listContextChunks, listContextRows } from "@/db/queries/context-content";
 import { contextItems } from "@/db/schema";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { messages } from "@/lib/messages";

@@ -10,7 +10,7 @@ import * as ingestFileRoute from "@/app/api/context/ingest/file/route";
 import * as ingestTextRoute from "@/app/api/context/ingest/text/route";
 import { db } from "@/db/client";
 import { insertApp } from "@/db/queries/apps";
-import { listContextChunks } from "@/db/queries/context";
+import { listContextChunks } from "@/db/queries/context-content";
 import { monthlyContextUsage, reserveMonthlyContextUsage } from "@/db/queries/context-usage";
 import * as schema from "@/db/schema";
 import { contextItems } from "@/db/schema";

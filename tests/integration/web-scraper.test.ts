@@ -9,6 +9,7 @@ import { crawlWebSource } from "@/lib/context/web/crawl";
 import { WebFetchError } from "@/lib/context/web/fetch-error";
 import { type GuardedFetchOptions, guardedFetch } from "@/lib/context/web/guarded-fetch";
 import { readSource } from "@/lib/integrations/read-source";
+import { findAppWithOwner } from "@/lib/plans/owner-plan";
 import { type LocalDnsServer, startDnsServer } from "../support/dns-server";
 import { createBuilder } from "../support/factories";
 
@@ -344,7 +345,7 @@ describe("crawl", () => {
         content: null,
         externalFileUrl: siteUrl("/a"),
       });
-      return (await readSource(item)).text;
+      return (await readSource(item, (await findAppWithOwner(app.id))!)).text;
     };
     // /a links to /a1 (depth 2), which links to /a2 (depth 3).
     const lite = await crawlOf("lite");

@@ -1,5 +1,6 @@
 import { db } from "@/db/client";
-import { setContextItemStatus, writeItemContent } from "@/db/queries/context";
+import { setContextItemStatus } from "@/db/queries/context";
+import { writeItemContent } from "@/db/queries/context-content";
 import { contextItems } from "@/db/schema";
 
 /**

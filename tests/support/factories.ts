@@ -11,6 +11,7 @@ import { hashPassword } from "../../lib/auth/password";
 import { encodeBearerToken, sessionCookieName } from "../../lib/auth/session-token";
 import { disableUser, startSession } from "../../lib/auth/sessions";
 import { runDueJobs } from "../../lib/jobs/worker";
+import { FREE_PLAN_ID } from "../../lib/plans/catalogue";
 import { PEER_HEADER } from "../../lib/security/client-ip";
 
 export const STRONG_PASSWORD = "correct horse battery 42";
@@ -53,7 +54,7 @@ export async function createBuilder(
     if (opts.isAdmin || opts.plan) {
       [account] = await db()
         .update(accounts)
-        .set({ isAdmin: opts.isAdmin ?? false, plan: opts.plan ?? "lite" })
+        .set({ isAdmin: opts.isAdmin ?? false, plan: opts.plan ?? FREE_PLAN_ID })
         .where(eq(accounts.accountId, account.accountId))
         .returning();
     }

@@ -10,7 +10,7 @@ const app = { auth: "builder", params: AppIdParams, app: "edit" } as const;
 // GET /api/apps/{appId} - the app with its style, settings and tools, as the editor shows it
 export const GET = route(
   { ...app, summary: "Get an app for editing", response: EditorAppAnswer },
-  ({ app }) => loadEditorApp(app),
+  ({ app, owner }) => loadEditorApp(app, owner),
 );
 
 // PATCH /api/apps/{appId} - save changed fields at a revision (409 with the current app when it moved on)
@@ -23,7 +23,7 @@ export const PATCH = route(
     response: AppAnswer,
     errors: [409],
   },
-  ({ session, app, body }) => saveApp(session, app, body),
+  ({ session, app, owner, body }) => saveApp(session, app, owner, body),
 );
 
 // DELETE /api/apps/{appId} - delete the app, its tools, settings, style and uploads

@@ -11,5 +11,5 @@ export const GET = route(
     summary: "List an app's data sources",
     response: ContextItemsAnswer,
   },
-  ({ app, query }) => listAppContextItems(app, query.status),
+  ({ app, owner, query }) => listAppContextItems(app, owner, query.status),
 );

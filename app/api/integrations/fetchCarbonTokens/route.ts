@@ -11,5 +11,5 @@ export const GET = route(
     summary: "The connector token of the Data Sources dialog and each connector's state",
     response: ConnectorTokensAnswer,
   },
-  ({ session, app }) => connectorTokens(session, app),
+  ({ session, app, owner }) => connectorTokens(session, app, owner),
 );

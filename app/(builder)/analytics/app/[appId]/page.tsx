@@ -19,9 +19,9 @@ type Props = {
 
 /** The app's owner (or an admin) sees it; anybody else gets the editor's 404, as for a missing app. */
 const editableApp = cache(async (appId: string) => {
-  const app = await findEditableApp(await getPageSession(), appId);
-  if (!app) notFound();
-  return app;
+  const found = await findEditableApp(await getPageSession(), appId);
+  if (!found) notFound();
+  return found.app;
 });
 
 const nameOf = (header: string) => header.trim() || messages.untitledApp;

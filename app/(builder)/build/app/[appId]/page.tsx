@@ -17,9 +17,9 @@ type Props = { params: Promise<{ appId: string }> };
  */
 const editableApp = cache(async (appId: string) => {
   const session = await getPageSession();
-  const app = await findEditableApp(session, appId);
-  if (!app || !session) notFound();
-  return { app, session };
+  const found = await findEditableApp(session, appId);
+  if (!found || !session) notFound();
+  return { ...found, session };
 });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -29,8 +29,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 // /build/app/{appId} - the app editor; the panel is named in the URL (?panel=texts)
 export default async function AppEditorPage({ params }: Props) {
-  const { app, session } = await editableApp((await params).appId);
-  const editorApp = await loadEditorApp(app);
+  const { app, owner, session } = await editableApp((await params).appId);
+  const editorApp = await loadEditorApp(app, owner);
   // A space app's chat view shows its chat assistant's status (the activate modal).
   const chatAssistant = app.type === "space" ? await getChatAssistant(app) : null;
   // The key starts a fresh editor (fresh savers) when another app is opened in the same layout.

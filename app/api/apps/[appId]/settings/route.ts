@@ -13,5 +13,5 @@ export const POST = route(
     response: SettingsAnswer,
     errors: [409],
   },
-  ({ session, app, body }) => saveSettings(session, app, body),
+  ({ session, app, owner, body }) => saveSettings(session, app, owner, body),
 );

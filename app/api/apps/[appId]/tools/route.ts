@@ -13,5 +13,5 @@ export const POST = route(
     response: ToolAnswer,
     errors: [409],
   },
-  ({ app, body }) => createTool(app, body),
+  ({ app, owner, body }) => createTool(app, owner, body),
 );

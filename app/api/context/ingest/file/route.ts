@@ -20,5 +20,5 @@ export const POST = route(
     // by the service); 404 also when `replacing` is not one of the app's data sources
     errors: [413],
   },
-  ({ app, query, req }) => ingestFile(app, query.name, req, { replacing: query.replacing }),
+  ({ app, owner, query, req }) => ingestFile(app, owner, query.name, req, { replacing: query.replacing }),
 );

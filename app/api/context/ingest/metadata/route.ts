@@ -16,5 +16,6 @@ export const POST = route(
     // 400/403 PLAN_LIMIT: over the plan's connector files or data sources; 404 also when
     // `replacing` is not one of the app's data sources (all statuses the wrapper declares)
   },
-  ({ app, body, query }) => ingestMetadata(app, body.contextItems, { replacing: query.replacing }),
+  ({ app, owner, body, query }) =>
+    ingestMetadata(app, owner, body.contextItems, { replacing: query.replacing }),
 );

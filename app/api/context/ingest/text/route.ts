@@ -14,5 +14,5 @@ export const POST = route(
     summary: "Add a text data source",
     response: ContextItemIdAnswer,
   },
-  ({ app, body, query }) => ingestText(app, body.context, { replacing: query.replacing }),
+  ({ app, owner, body, query }) => ingestText(app, owner, body.context, { replacing: query.replacing }),
 );

@@ -8,7 +8,6 @@ import { listAppTools } from "@/lib/apps/tools";
 import { getPageSession } from "@/lib/auth/page-session";
 import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
-import { ownerPlan } from "@/lib/plans/owner-plan";
 
 export const metadata: Metadata = { title: messages.toolsTitle };
 
@@ -24,10 +23,10 @@ async function editableApp(appId: string) {
 
 // /build/app/{appId}/tools - the tools collection of a generated app
 export default async function ToolsPage({ params }: { params: Promise<{ appId: string }> }) {
-  const app = await editableApp((await params).appId);
+  const { app, owner } = await editableApp((await params).appId);
   // Only generated apps have tools.
   if (app.type !== "generated") notFound();
-  const [tools, { caps }] = await Promise.all([listAppTools(app), ownerPlan(app.ownerAccountId)]);
+  const tools = await listAppTools(app);
   const appName = app.header.trim() || messages.untitledApp;
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-4 p-4 sm:p-6">
@@ -36,7 +35,7 @@ export default async function ToolsPage({ params }: { params: Promise<{ appId: s
         appId={app.id}
         appName={appName}
         initialTools={tools.map(toolView)}
-        maxToolsPerApp={caps.maxToolsPerApp}
+        maxToolsPerApp={owner.caps.maxToolsPerApp}
       />
     </div>
   );

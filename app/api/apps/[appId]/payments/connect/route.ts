@@ -15,5 +15,5 @@ export const POST = route(
     // 429: a few Gumroad calls a minute per app; 502: Gumroad could not be reached.
     errors: [429, 502],
   },
-  ({ session, app, body }) => connectPayments(session, app, body),
+  ({ session, app, owner, body }) => connectPayments(session, app, owner, body),
 );

@@ -14,5 +14,5 @@ export const GET = route(
     response: ProductsAnswer,
     errors: [429, 502],
   },
-  ({ session, app, query }) => listPaymentProducts(session, app, query),
+  ({ session, app, owner, query }) => listPaymentProducts(session, app, owner, query),
 );

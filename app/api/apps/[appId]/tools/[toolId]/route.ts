@@ -15,7 +15,7 @@ export const PATCH = route(
     response: ToolAnswer,
     errors: [409],
   },
-  ({ session, app, params, body }) => saveTool(session, app, params.toolId, body),
+  ({ session, app, owner, params, body }) => saveTool(session, app, owner, params.toolId, body),
 );
 
 // DELETE /api/apps/{appId}/tools/{toolId}

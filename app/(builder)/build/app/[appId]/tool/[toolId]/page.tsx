@@ -16,11 +16,11 @@ type Props = { params: Promise<{ appId: string; toolId: string }> };
  */
 async function editableTool({ appId, toolId }: { appId: string; toolId: string }) {
   const session = await getPageSession();
-  const app = await findEditableApp(session, appId);
-  if (!app || !session || app.type !== "generated" || !isUuid(toolId)) notFound();
-  const tool = await findAppTool(app, toolId);
+  const found = await findEditableApp(session, appId);
+  if (!found || !session || found.app.type !== "generated" || !isUuid(toolId)) notFound();
+  const tool = await findAppTool(found.app, toolId);
   if (!tool) notFound();
-  return { session, app, tool };
+  return { ...found, session, tool };
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -30,8 +30,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 // /build/app/{appId}/tool/{toolId} - edits one tool of a generated app
 export default async function ToolEditorPage({ params }: Props) {
-  const { session, app, tool } = await editableTool(await params);
-  const editorApp = await loadEditorApp(app);
+  const { session, app, owner, tool } = await editableTool(await params);
+  const editorApp = await loadEditorApp(app, owner);
   return (
     <ToolEditor
       key={tool.id}
