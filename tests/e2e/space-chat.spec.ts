@@ -7,14 +7,15 @@ import { fillTemplate } from "../../lib/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
 import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
 import { createApp, createBuilder, sql } from "./support/db";
-import { RUN_SLOW_WORD } from "./support/model-responder";
+import { CHAT_HELD_WORD, RUN_SLOW_WORD } from "./support/model-responder";
 import { logInAsBuilder, toast } from "./support/ui";
 
 // The App chat of a space app: the conversation paged
 // from its end, ?messageId= and preview=true, the Preview / Previewing toggle, restore and its
 // undo, revert, the rating dialog, and answers streamed by the local model server of the e2e run
 // (tests/support/openai-server.ts demoResponder: a page quoting the request, a partial edit for
-// "change ...", a cut answer for "long", a failure for "fail", a slow answer for RUN_SLOW_WORD).
+// "change ...", a cut answer for "long", a failure for "fail", a slow answer for RUN_SLOW_WORD,
+// one that stalls until it is stopped for CHAT_HELD_WORD).
 
 const tag = () => crypto.randomUUID().slice(0, 6);
 
@@ -84,15 +85,15 @@ test("the conversation: pages of history, ?messageId= with preview=true, the pre
 
   // A message that is not in the conversation, and one without a version to preview.
   await chat.goto(`?messageId=${crypto.randomUUID()}`);
-  await expect(toast(page, messages.messageNotInHistory)).toBeVisible({ timeout: 20_000 });
+  await expect(toast(page, messages.messageNotInHistory)).toBeVisible({ timeout: 45_000 });
   await chat.goto(`?messageId=${first.userMessageId}&preview=true`);
-  await expect(toast(page, messages.previewNoVersion)).toBeVisible({ timeout: 20_000 });
+  await expect(toast(page, messages.previewNoVersion)).toBeVisible({ timeout: 45_000 });
 
   // ?messageId=&preview=true: the first page does not hold it, so the earlier one is loaded; the
   // message is scrolled to and its version previewed.
   await chat.goto(`?messageId=${first.answerId}&preview=true`);
   const firstAnswer = chat.message(first.answerId);
-  await expect(firstAnswer).toBeInViewport({ timeout: 20_000 });
+  await expect(firstAnswer).toBeInViewport({ timeout: 45_000 });
   await expect(chat.messages).toHaveCount(64);
   await expect(chat.startOfConversation).toBeAttached();
   await expect(chat.previewButton(firstAnswer)).toHaveText(messages.versionPreviewing);
@@ -117,7 +118,7 @@ test("the conversation: pages of history, ?messageId= with preview=true, the pre
   // Opened plainly: the last 50 messages; 'Load previous messages' within 50 px of the top
   // brings the rest and keeps what was on screen where it was.
   await chat.goto();
-  await expect(chat.messages).toHaveCount(50, { timeout: 20_000 });
+  await expect(chat.messages).toHaveCount(50, { timeout: 45_000 });
   await expect(secondAnswer).toBeInViewport();
   await expect(chat.startOfConversation).toHaveCount(0);
   await expect(chat.loadPrevious).toHaveCount(0);
@@ -197,7 +198,7 @@ test("the conversation: pages of history, ?messageId= with preview=true, the pre
 
   // A reload finds the conversation and the app as they were left.
   await page.reload();
-  await expect(chat.messages).toHaveCount(2, { timeout: 20_000 });
+  await expect(chat.messages).toHaveCount(2, { timeout: 45_000 });
   await expect(chat.startOfConversation).toBeVisible();
   await chat.expectPreviewHeading(firstText);
 
@@ -225,7 +226,7 @@ test("ask for a page and watch it stream into the preview, change it, stop one, 
   await chat.goto();
 
   // Nothing yet: the empty state says what to do.
-  await expect(page.getByRole("heading", { name: messages.chatEmptyTitle })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("heading", { name: messages.chatEmptyTitle })).toBeVisible({ timeout: 45_000 });
   await expect(page.getByText(messages.chatEmptyHint)).toBeVisible();
   await expect(page.getByText(messages.chatPreviewEmpty)).toBeVisible();
   await page.emulateMedia({ colorScheme: "dark" });
@@ -290,7 +291,7 @@ test("ask for a page and watch it stream into the preview, change it, stop one, 
   await expect(chat.previewButton(changeAnswer)).toHaveCount(0);
 
   // 3. Stop: the slow answer ends 'incomplete', its open action is not applied.
-  const stopped = await chat.newAnswer(() => chat.ask(`update the heading slowly ${RUN_SLOW_WORD}`));
+  const stopped = await chat.newAnswer(() => chat.ask(`update the heading slowly ${CHAT_HELD_WORD}`));
   await expect(page.getByText(messages.chatActionStreaming)).toBeVisible({ timeout: 30_000 });
   await chat.stop.click();
   await expect(stopped).toHaveAttribute("data-status", "incomplete", { timeout: 30_000 });
@@ -347,7 +348,7 @@ test("ask for a page and watch it stream into the preview, change it, stop one, 
   // 7. A reload finds everything as it was.
   const ids = await chat.messages.evaluateAll((els) => els.map((e) => e.getAttribute("data-message-id")));
   await page.reload();
-  await expect(chat.messages).toHaveCount(ids.length, { timeout: 20_000 });
+  await expect(chat.messages).toHaveCount(ids.length, { timeout: 45_000 });
   expect(await chat.messages.evaluateAll((els) => els.map((e) => e.getAttribute("data-message-id")))).toEqual(
     ids,
   );
@@ -364,7 +365,7 @@ test("the chat assistant is activated from its modal, and a failed switch is rol
   await logInAsBuilder(page, builder);
   const chat = new SpaceChatPage(page, appId);
   await chat.goto();
-  await expect(chat.assistantButton).toContainText(messages.chatAssistantDraft, { timeout: 20_000 });
+  await expect(chat.assistantButton).toContainText(messages.chatAssistantDraft, { timeout: 45_000 });
   await chat.assistantButton.click();
   await expect(chat.activateDialog).toBeVisible();
   const toggle = chat.activateDialog.getByRole("switch", { name: messages.chatActivateSwitch });
@@ -376,7 +377,7 @@ test("the chat assistant is activated from its modal, and a failed switch is rol
   await expect(chat.assistantButton).toContainText(messages.chatAssistantActive);
 
   await page.reload();
-  await expect(chat.assistantButton).toContainText(messages.chatAssistantActive, { timeout: 20_000 });
+  await expect(chat.assistantButton).toContainText(messages.chatAssistantActive, { timeout: 45_000 });
   // The app goes away meanwhile: the switch is turned off at once, then back on when the call fails.
   await chat.assistantButton.click();
   await sql("DELETE FROM apps WHERE id = $1", [appId]);
@@ -397,7 +398,7 @@ test("the files used by an answer and the changes of its version, in their dialo
   const chat = new SpaceChatPage(page, appId);
   await chat.goto();
   const secondAnswer = chat.message(second.answerId);
-  await expect(secondAnswer).toBeVisible({ timeout: 20_000 });
+  await expect(secondAnswer).toBeVisible({ timeout: 45_000 });
 
   // Files used (a regular builder sees the list and the token estimates).
   const history = (await (
@@ -492,7 +493,7 @@ test("a builder whose AI requests are spent sees the limit's message and the upg
   // Earlier answers spent the lite plan's allowance of the minute.
   const { modelCallsPerMinute } = getPlanCapabilities("lite");
   for (let i = 0; i < modelCallsPerMinute; i++) await askApi(page, appId, `A page number ${i}`);
-  await expect(chat.composer).toBeEditable({ timeout: 20_000 });
+  await expect(chat.composer).toBeEditable({ timeout: 45_000 });
 
   const refused = page.waitForResponse((r) => r.url().endsWith(`/api/apps/${appId}/chat`));
   await chat.ask("One more page");

@@ -49,6 +49,12 @@ export type ChatReply =
       chunkDelayMs?: number;
       /** Streaming: the connection is destroyed after this many words, with no end (a dropped connection). */
       dropAfterChunks?: number;
+      /**
+       * Streaming: after this many words the model stalls until the client goes away (a stop), or
+       * HOLD_MAX_MS have passed, then finishes: an answer that is surely still streaming when a
+       * test stops it, however slow the machine.
+       */
+      holdAfterChunks?: number;
     }
   | { status: number; message?: string; retryAfterMs?: number; delayMs?: number };
 
@@ -317,12 +323,25 @@ const tokens = (s: string) => Math.ceil(s.length / 4);
 /** What an image costs in prompt tokens here (OpenAI's low-detail price). */
 const IMAGE_TOKENS = 85;
 
+const HOLD_MAX_MS = 120_000;
+
+/** Resolves when the client closes the connection, or after HOLD_MAX_MS. */
+function heldUntilClosed(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, HOLD_MAX_MS);
+    res.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 async function answerChat(
   res: http.ServerResponse,
   chat: ChatRequest,
   text: string,
   finishReason: "stop" | "length",
-  pace: { chunkDelayMs?: number; dropAfterChunks?: number } = {},
+  pace: { chunkDelayMs?: number; dropAfterChunks?: number; holdAfterChunks?: number } = {},
 ) {
   const id = `chatcmpl-${crypto.randomBytes(8).toString("hex")}`;
   const created = Math.floor(Date.now() / 1000);
@@ -382,6 +401,8 @@ async function answerChat(
       res.socket?.destroy();
       return;
     }
+    if (sent === pace.holdAfterChunks) await heldUntilClosed(res);
+    if (res.destroyed) return;
     send(chunk({ content: piece }, null));
     sent++;
   }

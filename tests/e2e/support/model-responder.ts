@@ -14,6 +14,11 @@ export const MODEL_NO_JSON_WORD = "nojson";
 
 /** A tool run whose input holds this word is answered slowly, word by word (to watch it stream, or cancel it). */
 export const RUN_SLOW_WORD = "slowanswer";
+/**
+ * A space chat answer asked with this word streams until its first action has begun, then stalls
+ * until it is stopped: still streaming when the test presses Stop, however busy the machine.
+ */
+export const CHAT_HELD_WORD = "heldanswer";
 /** A tool run whose input holds this word loses its connection to the model after a few words. */
 export const RUN_CUT_WORD = "cutanswer";
 
@@ -35,6 +40,14 @@ export const e2eModelResponder: Responder = async (req): Promise<ChatReply> => {
     return { status: 503, message: "The model is overloaded.", retryAfterMs: 20 };
   }
   if (typed.includes(MODEL_NO_JSON_WORD)) return "I am not sure what field you mean.";
+  if (user.includes(CHAT_HELD_WORD)) {
+    const text = await demoText(req);
+    const action = text.indexOf("<action");
+    const words = (t: string) => t.match(/\S+\s*|\s+/g)?.length ?? 0;
+    // A few words into the action (its file has begun), or half way when there is none.
+    const holdAfterChunks = action >= 0 ? words(text.slice(0, action)) + 8 : Math.floor(words(text) / 2);
+    return { text, chunkDelayMs: 150, holdAfterChunks };
+  }
   // Tool runs (lib/runs/prompt.ts): the main input is the user's turn.
   if (user.includes(RUN_SLOW_WORD) || user.includes(RUN_CUT_WORD)) {
     const text = await demoText(req);
