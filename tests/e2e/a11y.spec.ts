@@ -86,6 +86,8 @@ async function inviteLink(page: Page, appId: string): Promise<string> {
 // production, where these tests run.)
 
 test.describe("both themes", () => {
+  // The rest of the suite runs with reduced motion (playwright.config.ts); these pages with motion.
+  test.use({ reducedMotion: "no-preference" });
   // axe takes seconds a page on two cores shared with the server and the other worker.
   test.describe.configure({ timeout: 300_000 });
 
@@ -347,6 +349,27 @@ test.describe("both themes", () => {
     const box = await dialog.boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
   });
+});
+
+test("a visitor who asks for less motion gets none: animations end at once", async ({ browser }) => {
+  for (const reducedMotion of ["reduce", "no-preference"] as const) {
+    const context = await browser.newContext({ reducedMotion });
+    const page = await context.newPage();
+    await page.goto("/login");
+    const spinner = await page.evaluate(() => {
+      const el = document.createElement("div");
+      el.className = "animate-spin transition-colors";
+      document.body.append(el);
+      const style = getComputedStyle(el);
+      return { iterations: style.animationIterationCount, transition: style.transitionDuration };
+    });
+    expect(spinner).toEqual(
+      reducedMotion === "reduce"
+        ? { iterations: "1", transition: "1e-05s" }
+        : { iterations: "infinite", transition: "0.15s" },
+    );
+    await context.close();
+  }
 });
 
 test("the theme toggle applies at once, is remembered for a year, and follows the system otherwise", async ({
