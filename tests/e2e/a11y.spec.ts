@@ -86,8 +86,6 @@ async function inviteLink(page: Page, appId: string): Promise<string> {
 // production, where these tests run.)
 
 test.describe("both themes", () => {
-  // The rest of the suite runs with reduced motion (playwright.config.ts); these pages with motion.
-  test.use({ reducedMotion: "no-preference" });
   // axe takes seconds a page on two cores shared with the server and the other worker.
   test.describe.configure({ timeout: 300_000 });
 
@@ -101,16 +99,39 @@ test.describe("both themes", () => {
   const heading = (page: Page, name: string | RegExp) => () =>
     expect(page.getByRole("heading", { name }).first()).toBeVisible();
 
-  test("public pages", async ({ page }) => {
-    const { appId } = await createPublishedApp("Axe App");
-    await check(page, "/", heading(page, messages.landingTitle));
-    await check(page, "/login", () => expect(new LoginPage(page).submit).toBeVisible());
-    await check(page, "/signup", () => expect(page.getByRole("button", { name: /sign up/i })).toBeVisible());
-    await check(page, "/no-such-page", heading(page, messages.notFoundTitle));
-    await check(page, "/error/unauthorized", heading(page, /./));
-    await check(page, `/app/${appId}`, heading(page, /./));
-    await check(page, `/app/${appId}/login`, heading(page, /./));
-    await check(page, `/app/${appId}/signup`, heading(page, /./));
+  // The suite runs with reduced motion (playwright.config.ts); these pages, their dialog and
+  // menu also with motion, as most visitors see them.
+  test.describe("with motion", () => {
+    test.use({ reducedMotion: "no-preference" });
+
+    test("public pages", async ({ page }) => {
+      const { appId } = await createPublishedApp("Axe App");
+      await check(page, "/", heading(page, messages.landingTitle));
+      await check(page, "/login", () => expect(new LoginPage(page).submit).toBeVisible());
+      await check(page, "/signup", () =>
+        expect(page.getByRole("button", { name: /sign up/i })).toBeVisible(),
+      );
+      await check(page, "/no-such-page", heading(page, messages.notFoundTitle));
+      await check(page, "/error/unauthorized", heading(page, /./));
+      await check(page, `/app/${appId}`, heading(page, /./));
+      await check(page, `/app/${appId}/login`, heading(page, /./));
+      await check(page, `/app/${appId}/signup`, heading(page, /./));
+    });
+
+    test("builder pages, the account menu and the upgrade dialog", async ({ page }) => {
+      const user = await createBuilder();
+      await logInAsBuilder(page, user);
+      await expectNoA11yViolationsInBothThemes(page, `/home`);
+      await check(page, "/settings", () => expect(page.getByText(messages.sessionCurrent)).toBeVisible());
+      await check(page, "/joinplan", () => expect(page.getByRole("heading").first()).toBeVisible());
+      await page.goto("/home?goto=upgrade_app_plan");
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await expectNoA11yViolationsInBothThemes(page, `upgrade dialog`);
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: new RegExp(messages.accountMenu) }).click();
+      await expect(page.getByRole("menu")).toBeVisible();
+      await expectNoA11yViolationsInBothThemes(page, `account menu`, '[role="menu"]');
+    });
   });
 
   test("the pages emailed links open", async ({ page }) => {
@@ -163,21 +184,6 @@ test.describe("both themes", () => {
     await expect(page).toHaveURL(/\/auth\/verifyEmail/);
     await expect(page.getByRole("heading").first()).toBeVisible();
     await expectNoA11yViolationsInBothThemes(page, `/auth/verifyEmail`);
-  });
-
-  test("builder pages, the account menu and the upgrade dialog", async ({ page }) => {
-    const user = await createBuilder();
-    await logInAsBuilder(page, user);
-    await expectNoA11yViolationsInBothThemes(page, `/home`);
-    await check(page, "/settings", () => expect(page.getByText(messages.sessionCurrent)).toBeVisible());
-    await check(page, "/joinplan", () => expect(page.getByRole("heading").first()).toBeVisible());
-    await page.goto("/home?goto=upgrade_app_plan");
-    await expect(page.getByRole("dialog")).toBeVisible();
-    await expectNoA11yViolationsInBothThemes(page, `upgrade dialog`);
-    await page.keyboard.press("Escape");
-    await page.getByRole("button", { name: new RegExp(messages.accountMenu) }).click();
-    await expect(page.getByRole("menu")).toBeVisible();
-    await expectNoA11yViolationsInBothThemes(page, `account menu`, '[role="menu"]');
   });
 
   test("home with apps, the create dialog, and the editor's menu and every panel", async ({ page }) => {
@@ -383,9 +389,9 @@ test("the theme toggle applies at once, is remembered for a year, and follows th
   const option = (name: string) => toggle.getByRole("radio", { name });
   // "System" by default, and the system here is dark.
   await expect(option(messages.themeSystem)).toBeChecked();
-  expect(await background()).toBe("rgb(9, 9, 11)");
+  await expect.poll(background).toBe("rgb(9, 9, 11)");
   await option(messages.themeLight).click();
-  expect(await background()).toBe("rgb(255, 255, 255)");
+  await expect.poll(background).toBe("rgb(255, 255, 255)");
   await expect(option(messages.themeLight)).toBeChecked();
   const cookie = (await context.cookies()).find((c) => c.name === THEME_COOKIE);
   expect(cookie).toMatchObject({ value: "light", path: "/", sameSite: "Lax", secure: false });
@@ -400,7 +406,7 @@ test("the theme toggle applies at once, is remembered for a year, and follows th
     .map((input) => input.match(/value="(\w+)"/)?.[1]);
   expect(checkedRadios).toEqual(["light"]);
   await page.reload();
-  expect(await background()).toBe("rgb(255, 255, 255)");
+  await expect.poll(background).toBe("rgb(255, 255, 255)");
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
 
   // From the keyboard: one tab stop, the arrow keys move and choose.
@@ -408,8 +414,8 @@ test("the theme toggle applies at once, is remembered for a year, and follows th
   await page.keyboard.press("ArrowRight");
   await expect(option(messages.themeDark)).toBeChecked();
   await expect(option(messages.themeDark)).toBeFocused();
-  expect(await background()).toBe("rgb(9, 9, 11)");
+  await expect.poll(background).toBe("rgb(9, 9, 11)");
   await page.goto("/");
-  expect(await background()).toBe("rgb(9, 9, 11)");
+  await expect.poll(background).toBe("rgb(9, 9, 11)");
   await context.close();
 });
