@@ -18,17 +18,18 @@ type Problem = {
   location?: { pointer?: string }[];
 };
 
-// The document is linted as a client generator would read it: redocly's recommended rules
-// (redocly.yaml at the root). No error may remain; the warnings left are listed in docs/api.md.
+// The document as a client generator reads it, linted by redocly's recommended rules
+// (redocly.yaml at the root). No error may remain; the warnings left are said in docs/api.md.
 describe("the API document passes redocly lint", () => {
   it("has no error", async () => {
     const { document } = await buildOpenApi(openApiSources(registry, openApiRouteModule));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-lint-"));
     const file = path.join(dir, "openapi.json");
     fs.writeFileSync(file, JSON.stringify(document, null, 2));
-    const report = path.join(dir, "report.json");
+    let stdout: string;
     try {
-      await promisify(execFile)(
+      // redocly exits 1 when it finds an error: its report is read either way.
+      ({ stdout } = await promisify(execFile)(
         REDOCLY,
         [
           "lint",
@@ -44,37 +45,17 @@ describe("the API document passes redocly lint", () => {
           cwd: ROOT,
           maxBuffer: 64 * 1024 * 1024,
           // Offline and quiet: no telemetry, no update check.
-          env: {
-            ...process.env,
-            REDOCLY_TELEMETRY: "off",
-            REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-            CI: "true",
-          },
+          env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
         },
-      ).catch((err: { stdout?: string }) => err);
-      void report;
+      ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? "" })));
     } finally {
-      // read below
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-    const { stdout } = await promisify(execFile)(
-      REDOCLY,
-      [
-        "lint",
-        file,
-        "--config",
-        path.join(ROOT, "redocly.yaml"),
-        "--format",
-        "json",
-        "--max-problems",
-        "1000",
-      ],
-      { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, REDOCLY_TELEMETRY: "off" } },
-    ).catch((err: { stdout: string }) => ({ stdout: err.stdout }));
-    if (process.env.OPENAPI_DUMP) fs.copyFileSync(file, process.env.OPENAPI_DUMP);
     const problems = (JSON.parse(stdout) as { problems: Problem[] }).problems;
     const line = (p: Problem) =>
-      `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer ?? "?"}`;
-    console.log(problems.map(line).join("\n"));
+      `${p.severity} ${p.ruleId}: ${p.message} (${p.location?.[0]?.pointer ?? "the document"})`;
+    const warnings = problems.filter((p) => p.severity !== "error").map(line);
+    if (warnings.length) console.info(`redocly lint warnings:\n${warnings.join("\n")}`);
     expect(problems.filter((p) => p.severity === "error").map(line)).toEqual([]);
   }, 120_000);
 });

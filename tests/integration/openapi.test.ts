@@ -191,8 +191,26 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "403", "413", "500"]));
     expect(op.responses["401"]).toBeUndefined();
     expect(op.responses.default).toBeUndefined();
+    // The body schema's example (zod's .meta({ examples })) is the request's example.
+    expect(op.requestBody!.content["application/json"]).toMatchObject({
+      example: { email: expect.stringContaining("@"), password: expect.any(String) },
+    });
     // The summary comes from the comment above the handler when the route gives none.
     expect(op.summary).toMatch(/^Create a user with email and password/);
+  });
+
+  it("has an example for every JSON request body", () => {
+    const without = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => {
+          const json = (op as Op).requestBody?.content["application/json"] as
+            | { example?: unknown }
+            | undefined;
+          return json && json.example === undefined;
+        })
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(without, "add .meta({ examples: [...] }) to these body schemas").toEqual([]);
   });
 
   it("has a route's path and query parameters, and who may call it", () => {
