@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { AppRunRow } from "@/db/queries/analytics";
 import { isIsoDay } from "./range";
 
 // Shapes of the analytics routes (GET /api/apps/{appId}/analytics and .../analytics/runs), shared
@@ -26,60 +25,85 @@ export type AnalyticsRunsQuery = z.infer<typeof AnalyticsRunsQuery>;
 export const ANALYTICS_STATUSES = ["success", "error", "cancelled", "aborted", "running"] as const;
 export type AnalyticsStatus = (typeof ANALYTICS_STATUSES)[number];
 
-export type AnalyticsDay = {
-  day: string;
-  runs: number;
-  demoRuns: number;
+const count = z.number().int().min(0);
+const usd = z.number().min(0);
+
+export const AnalyticsDay = z.object({
+  day: IsoDay,
+  runs: count,
+  demoRuns: count,
   /** Distinct users with a run that day (signed-in end users, visitors by hashed address). */
-  users: number;
+  users: count,
   /** End users of the app created that day. */
-  signups: number;
-  tokens: number;
-  costUsd: number;
-};
+  signups: count,
+  tokens: count,
+  costUsd: usd,
+});
+export type AnalyticsDay = z.infer<typeof AnalyticsDay>;
 
-export type AnalyticsTotals = {
-  runs: number;
-  demoRuns: number;
+export const AnalyticsTotals = z.object({
+  runs: count,
+  demoRuns: count,
   /** Distinct users over the whole range (not the sum of the days'). */
-  users: number;
-  signups: number;
-  promptTokens: number;
-  completionTokens: number;
-  tokens: number;
+  users: count,
+  signups: count,
+  promptTokens: count,
+  completionTokens: count,
+  tokens: count,
   /** Cost of the runs whose model has a price. */
-  costUsd: number;
+  costUsd: usd,
   /** Runs of models without a price: their cost is unknown, not counted. */
-  unpricedRuns: number;
-};
+  unpricedRuns: count,
+});
+export type AnalyticsTotals = z.infer<typeof AnalyticsTotals>;
 
-export type AnalyticsTool = {
-  toolId: string | null;
-  name: string;
-  runs: number;
-  tokens: number;
-  costUsd: number;
-};
+export const AnalyticsTool = z.object({
+  /** Null: the runs of a single-tool app, or of a generated app's deleted tool. */
+  toolId: z.uuid().nullable(),
+  name: z.string(),
+  runs: count,
+  tokens: count,
+  costUsd: usd,
+});
+export type AnalyticsTool = z.infer<typeof AnalyticsTool>;
 
-/** A run in the list of recent runs: the row (db/queries/analytics.ts) with its tool's name. */
-export type AnalyticsRun = Omit<AppRunRow, "cursorAt" | "toolId" | "toolTitle" | "kind" | "status"> & {
-  toolName: string;
-  kind: "end_user" | "visitor";
+/** A run in the list of recent runs: the row (db/queries/analytics.ts AppRunRow) with its tool's name. */
+export const AnalyticsRun = z.object({
+  id: z.uuid(),
+  createdAt: z.iso.datetime(),
+  toolName: z.string(),
+  kind: z.enum(["end_user", "visitor"]),
   /** The signed-in end user's address; null for a visitor. */
-  userEmail: string | null;
-  status: AnalyticsStatus;
-};
+  userEmail: z.string().nullable(),
+  status: z.enum(ANALYTICS_STATUSES),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .describe("The run's inputs by field name, as the end user sent them (free-form JSON values)"),
+  output: z.string(),
+  error: z.string().nullable(),
+  model: z.string(),
+  promptTokens: count.nullable(),
+  completionTokens: count.nullable(),
+  costUsd: usd,
+  costKnown: z.boolean(),
+  durationMs: count.nullable(),
+  isDemo: z.boolean(),
+});
+export type AnalyticsRun = z.infer<typeof AnalyticsRun>;
 
-export type AnalyticsRunsPage = { runs: AnalyticsRun[]; nextCursor: string | null };
+/** GET /api/apps/{appId}/analytics/runs: a page of runs, newest first; nextCursor is the next page's `cursor`. */
+export const AnalyticsRunsAnswer = z.object({ runs: z.array(AnalyticsRun), nextCursor: RunsCursor.nullable() });
+export type AnalyticsRunsPage = z.infer<typeof AnalyticsRunsAnswer>;
 
 /** GET /api/apps/{appId}/analytics */
-export type AppAnalytics = {
-  app: { id: string; name: string; type: "tool" | "generated" | "space" };
-  range: { from: string; to: string; days: number };
-  totals: AnalyticsTotals;
-  days: AnalyticsDay[];
-  statuses: { status: AnalyticsStatus; runs: number }[];
+export const AppAnalyticsAnswer = z.object({
+  app: z.object({ id: z.uuid(), name: z.string(), type: z.enum(["tool", "generated", "space"]) }),
+  range: z.object({ from: IsoDay, to: IsoDay, days: z.number().int().min(1) }),
+  totals: AnalyticsTotals,
+  days: z.array(AnalyticsDay),
+  statuses: z.array(z.object({ status: z.enum(ANALYTICS_STATUSES), runs: count })),
   /** The most run tools first, at most ANALYTICS_TOP_TOOLS. */
-  tools: AnalyticsTool[];
-  recentRuns: AnalyticsRunsPage;
-};
+  tools: z.array(AnalyticsTool),
+  recentRuns: AnalyticsRunsAnswer,
+});
+export type AppAnalytics = z.infer<typeof AppAnalyticsAnswer>;

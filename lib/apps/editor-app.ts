@@ -3,13 +3,21 @@ import { findAppSettings, findAppStyle, listTools } from "@/db/queries/apps";
 import type { App, Tool } from "@/db/schema";
 import { ownerPlan } from "@/lib/plans/owner-plan";
 import { blocksFor } from "./field-rules";
-import { AppContent, AppSettings, AppStyle, ToolContent } from "./schemas";
+import {
+  AppContent,
+  type AppAnswer,
+  AppSettings,
+  AppStyle,
+  type EditorAppAnswer,
+  type ToolAnswer,
+  ToolContent,
+} from "./schemas";
 import { presetStyle } from "./style-presets";
 
 // What the editor gets for an app: its content, style, settings and tools, each with the
 // revision a save must name, read back through the schemas (defaults filled in).
 
-export type ToolView = ReturnType<typeof toolView>;
+export type ToolView = ToolAnswer;
 
 /** Stored content as it is read: defaults filled in, and "blocks (built from gptPrompt if blocks are empty)". */
 export function readContent(raw: unknown) {
@@ -22,7 +30,7 @@ function readToolContent(raw: unknown) {
   return { ...content, blocks: blocksFor(content) };
 }
 
-export function toolView(tool: Tool) {
+export function toolView(tool: Tool): ToolAnswer {
   return {
     toolId: tool.id,
     title: tool.title,
@@ -36,7 +44,7 @@ export function toolView(tool: Tool) {
   };
 }
 
-export function appView(app: App) {
+export function appView(app: App): AppAnswer {
   return {
     appId: app.id,
     appType: app.type,
@@ -58,7 +66,7 @@ export async function loadSettings(appId: string) {
 }
 
 /** GET /api/apps/{appId}: everything the editor shows. */
-export async function loadEditorApp(app: App) {
+export async function loadEditorApp(app: App): Promise<EditorAppAnswer> {
   const [style, settings, tools, owner] = await Promise.all([
     loadStyle(app.id),
     loadSettings(app.id),
@@ -76,4 +84,4 @@ export async function loadEditorApp(app: App) {
   };
 }
 
-export type EditorApp = Awaited<ReturnType<typeof loadEditorApp>>;
+export type EditorApp = EditorAppAnswer;

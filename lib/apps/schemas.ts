@@ -16,6 +16,7 @@ import {
   TOOL_PATH_MAX,
   URL_MAX,
 } from "@/lib/constants";
+import { PLAN_IDS } from "@/lib/plans/catalogue";
 import { storableString } from "@/lib/storable-text";
 import { safeHref, safeImageSrc } from "./safe-link";
 
@@ -280,3 +281,79 @@ export const ReorderToolsBody = z
 export const ClaimBody = z
   .object({ claimCode: storableString().min(1).max(200) })
   .meta({ examples: [{ claimCode: "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11.signature-of-the-invitation" }] });
+
+// ---- answers (what the routes send, as the client receives it) ----
+
+/** A moment as the answers write it: ISO 8601 in UTC (Date.toISOString). */
+const isoTime = z.iso.datetime();
+const APP_STATUSES = ["active", "draft"] as const;
+const revision = z.number().int().min(0);
+
+/** A tool of a generated app as the editor reads it: its content with defaults filled in. */
+export const ToolAnswer = z.object({
+  toolId: z.uuid(),
+  title: z.string(),
+  path: z.string(),
+  imageUrl: z.string().nullable(),
+  status: z.enum(APP_STATUSES),
+  position: z.number().int(),
+  revision,
+  content: ToolContent,
+  updatedAt: isoTime,
+});
+export type ToolAnswer = z.infer<typeof ToolAnswer>;
+
+/** An app's own record: its content with defaults filled in ("blocks" built from gptPrompt when empty). */
+export const AppAnswer = z.object({
+  appId: z.uuid(),
+  appType: z.enum(APP_TYPES),
+  status: z.enum(APP_STATUSES),
+  revision,
+  app: AppContent,
+  updatedAt: isoTime,
+});
+export type AppAnswer = z.infer<typeof AppAnswer>;
+
+/** POST /api/apps: the app, and whether this call made it (false: a retry answering the first call's app). */
+export const CreatedAppAnswer = AppAnswer.extend({ created: z.boolean() });
+
+/** POST /api/apps/{appId}/style: the style saved and its revision (0: never saved). */
+export const StyleAnswer = z.object({ revision, appStyle: AppStyle });
+/** POST /api/apps/{appId}/settings: the settings saved and their revision (0: never saved). */
+export const SettingsAnswer = z.object({ revision, appSettings: AppSettings });
+
+/** GET /api/apps/{appId}: everything the editor shows. */
+export const EditorAppAnswer = AppAnswer.extend({
+  style: StyleAnswer,
+  settings: SettingsAnswer,
+  tools: z.array(ToolAnswer),
+  /** The app owner's plan id, as stored (lib/plans/catalogue.ts PLAN_IDS; the free plan for none). */
+  ownerPlan: z.string().describe(`The app owner's plan: ${PLAN_IDS.join(", ")}`),
+  /** Whether the watermark shows on the public page: the style's switch, else the plan's default. */
+  watermarkHidden: z.boolean(),
+});
+export type EditorAppAnswer = z.infer<typeof EditorAppAnswer>;
+
+/** GET /api/apps: the builder's apps, last edited first. */
+export const AppListAnswer = z.object({
+  apps: z.array(
+    z.object({
+      appId: z.uuid(),
+      header: z.string(),
+      appType: z.enum(APP_TYPES),
+      status: z.enum(APP_STATUSES),
+      /** A generated app's tools; a single-tool app is its one tool; a space app has none. */
+      toolsCount: z.number().int().min(0),
+      updatedAt: isoTime,
+    }),
+  ),
+});
+
+/** PUT /api/apps/{appId}/tools/order: the tools in their new order. */
+export const ToolListAnswer = z.object({ tools: z.array(ToolAnswer) });
+
+/** GET /api/apps/{appId}/settings/claimInvitation */
+export const ClaimInvitationAnswer = z.object({ inviteLink: z.url(), claimCode: z.string().min(1) });
+
+/** POST /api/apps/claim: the app the caller now owns. */
+export const ClaimedAppAnswer = z.object({ appId: z.uuid(), header: z.string() });

@@ -19,6 +19,9 @@ export const IMAGE_TYPES = {
   svg: { mime: "image/svg+xml", ext: "svg" },
 } as const satisfies Record<string, ImageType>;
 
+/** The media types of the accepted images (an upload route's body, whatever type it declares, is sniffed). */
+export const IMAGE_MEDIA_TYPES = Object.values(IMAGE_TYPES).map((t) => t.mime);
+
 const startsWith = (b: Uint8Array, sig: readonly number[], at = 0) =>
   b.length >= at + sig.length && sig.every((x, i) => b[at + i] === x);
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));

@@ -1,5 +1,5 @@
 import { getAppAnalytics } from "@/lib/analytics/analytics";
-import { AnalyticsQuery } from "@/lib/analytics/schemas";
+import { AnalyticsQuery, AppAnalyticsAnswer } from "@/lib/analytics/schemas";
 import { route } from "@/lib/api/route";
 import { AppIdParams } from "@/lib/apps/schemas";
 
@@ -12,6 +12,7 @@ export const GET = route(
     app: "edit",
     summary:
       "The analytics of a published app over a range of UTC days (from and to included, 'YYYY-MM-DD'; default the last 30 days): totals, one row per day, statuses, top tools and the first page of recent runs",
+    response: AppAnalyticsAnswer,
   },
   ({ app, query }) => getAppAnalytics(app, query),
 );

@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/route";
 import { setPublished } from "@/lib/apps/publish";
-import { AppIdParams, PublishBody } from "@/lib/apps/schemas";
+import { AppAnswer, AppIdParams, PublishBody } from "@/lib/apps/schemas";
 
 // POST /api/apps/{appId}/status - publish (active) or unpublish (draft)
 export const POST = route(
@@ -10,6 +10,7 @@ export const POST = route(
     app: "edit",
     body: PublishBody,
     summary: "Publish or unpublish an app",
+    response: AppAnswer,
   },
   ({ app, body }) => setPublished(app, body.status),
 );

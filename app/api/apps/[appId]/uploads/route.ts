@@ -1,5 +1,6 @@
 import { route } from "@/lib/api/route";
-import { AppParams, UploadQuery } from "@/lib/uploads/schemas";
+import { IMAGE_MEDIA_TYPES } from "@/lib/uploads/image-type";
+import { AppParams, UploadAnswer, UploadQuery } from "@/lib/uploads/schemas";
 import { uploadImage } from "@/lib/uploads/upload-image";
 
 // POST /api/apps/{appId}/uploads?kind=logo|background|option|thumb&toolId= - store an image of
@@ -13,6 +14,8 @@ export const POST = route(
     raw: true,
     cap: "image",
     summary: "Upload an image of the app (raw bytes); answers file_url",
+    upload: IMAGE_MEDIA_TYPES,
+    response: UploadAnswer,
   },
   ({ app, query, raw }) => uploadImage(app, query, raw),
 );

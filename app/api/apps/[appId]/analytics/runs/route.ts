@@ -1,5 +1,5 @@
 import { listRecentRuns } from "@/lib/analytics/analytics";
-import { AnalyticsRunsQuery } from "@/lib/analytics/schemas";
+import { AnalyticsRunsAnswer, AnalyticsRunsQuery } from "@/lib/analytics/schemas";
 import { route } from "@/lib/api/route";
 import { AppIdParams } from "@/lib/apps/schemas";
 
@@ -12,6 +12,7 @@ export const GET = route(
     app: "edit",
     summary:
       "The runs of a published app in a range of UTC days, newest first, with their inputs and outputs; cursor: the previous page's nextCursor",
+    response: AnalyticsRunsAnswer,
   },
   ({ app, query }) => listRecentRuns(app, query),
 );
