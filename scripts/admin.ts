@@ -1,7 +1,7 @@
 import "./load-env";
 import { closeDb } from "../db/client";
 import { changeBuilderByEmail, listBuildersForAdmin } from "../lib/accounts/admin-builders";
-import { type AdminBuilder, AdminPlanSchema } from "../lib/accounts/admin-schemas";
+import { type AdminBuilderAnswer, AdminPlanSchema } from "../lib/accounts/admin-schemas";
 import { AppError } from "../lib/errors";
 import { messages } from "../lib/messages";
 import { PLAN_IDS } from "../lib/plans/catalogue";
@@ -46,7 +46,7 @@ function parse(args: string[]): Command {
   throw new UsageError(command ? `Unknown command ${command}.` : "No command given.");
 }
 
-const line = (b: AdminBuilder) => `${b.email}  plan=${b.plan}  admin=${b.isAdmin}`;
+const line = (b: AdminBuilderAnswer) => `${b.email}  plan=${b.plan}  admin=${b.isAdmin}`;
 
 async function run(command: Command): Promise<void> {
   if (command.kind === "list") {

@@ -10,9 +10,9 @@ import { LoadFailed } from "@/components/ui/load-failed";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Switch } from "@/components/ui/switch";
 import {
-  type AdminBuilder,
+  type AdminBuilderAnswer,
   type AdminBuilderPatch,
-  AdminBuildersResponse,
+  AdminBuildersAnswer,
 } from "@/lib/accounts/admin-schemas";
 import { messages } from "@/lib/messages";
 import { PLAN_CATALOGUE } from "@/lib/plans/catalogue";
@@ -24,7 +24,7 @@ const SEARCH_DELAY_MS = 250;
 type Listing =
   | { status: "loading" }
   | { status: "error" }
-  | { status: "ready"; builders: AdminBuilder[]; more: boolean };
+  | { status: "ready"; builders: AdminBuilderAnswer[]; more: boolean };
 
 /** /admin/builders: every builder by email, with a plan picker and an admin switch each. */
 export function BuildersAdmin({ selfAccountId }: { selfAccountId: string }) {
@@ -40,7 +40,7 @@ export function BuildersAdmin({ selfAccountId }: { selfAccountId: string }) {
     const timer = setTimeout(() => {
       apiFetch(`/api/admin/builders?q=${encodeURIComponent(search)}`).then(
         (answer) => {
-          if (live) setListing({ status: "ready", ...AdminBuildersResponse.parse(answer) });
+          if (live) setListing({ status: "ready", ...AdminBuildersAnswer.parse(answer) });
         },
         () => {
           if (live) setListing({ status: "error" });
@@ -53,13 +53,13 @@ export function BuildersAdmin({ selfAccountId }: { selfAccountId: string }) {
     };
   }, [search, attempt]);
 
-  const change = async (builder: AdminBuilder, patch: AdminBuilderPatch) => {
+  const change = async (builder: AdminBuilderAnswer, patch: AdminBuilderPatch) => {
     setError(null);
     try {
       const saved = (await apiFetch(`/api/admin/builders/${builder.accountId}`, {
         method: "PATCH",
         body: patch,
-      })) as AdminBuilder;
+      })) as AdminBuilderAnswer;
       setListing((l) =>
         l.status === "ready"
           ? { ...l, builders: l.builders.map((b) => (b.accountId === saved.accountId ? saved : b)) }
@@ -123,9 +123,9 @@ function BuilderRow({
   isSelf,
   onChange,
 }: {
-  builder: AdminBuilder;
+  builder: AdminBuilderAnswer;
   isSelf: boolean;
-  onChange: (builder: AdminBuilder, patch: AdminBuilderPatch) => Promise<void>;
+  onChange: (builder: AdminBuilderAnswer, patch: AdminBuilderPatch) => Promise<void>;
 }) {
   const vars = { email: builder.email };
   return (

@@ -10,7 +10,7 @@ import {
 import { SALE_ID_PARAM } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { findPlan } from "@/lib/plans/catalogue";
-import { type BillingInterval, type CheckoutBody, CheckoutResponse } from "@/lib/plans/schemas";
+import { type BillingInterval, CheckoutAnswer, type CheckoutBody } from "@/lib/plans/schemas";
 import { fillTemplate } from "@/lib/text";
 
 /** Where asking for a plan got to. */
@@ -40,7 +40,7 @@ export async function requestPlan(
       interval,
       ...(confirmChange ? { confirmChange: true } : {}),
     };
-    const parsed = CheckoutResponse.safeParse(await apiFetch("/api/billing/checkout", { body }));
+    const parsed = CheckoutAnswer.safeParse(await apiFetch("/api/billing/checkout", { body }));
     if (!parsed.success) {
       toast.error(messages.internal);
       return { kind: "failed" };

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { z } from "zod";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { messages } from "@/lib/messages";
-import { PaidPlansResponse, type PlanCard } from "@/lib/plans/schemas";
+import { PaidPlansAnswer, type PlanCard } from "@/lib/plans/schemas";
 
 export type PlanData =
   | { status: "loading" }
@@ -36,7 +36,7 @@ export function usePlanData(enabled: boolean, appId?: string): PlanData {
     setData({ status: "loading" });
     const query = appId ? `?appId=${encodeURIComponent(appId)}` : "";
     Promise.all([
-      apiFetch(`/api/app/paidPlans${query}`).then((answer) => PaidPlansResponse.parse(answer)),
+      apiFetch(`/api/app/paidPlans${query}`).then((answer) => PaidPlansAnswer.parse(answer)),
       apiFetch("/api/live_api/account/current")
         .then((answer) => CurrentAccount.parse(answer))
         .catch(() => null),

@@ -7,7 +7,7 @@ import { ApiError, apiFetch } from "@/components/auth/api-client";
 import type { PublicContent } from "@/lib/apps/public-content";
 import { RESERVED_FIELD_NAME } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import type { MemoriesResponse } from "@/lib/runs/schemas";
+import type { MemoriesAnswer } from "@/lib/runs/schemas";
 import {
   emptyValues,
   type FieldError,
@@ -86,7 +86,7 @@ export function PublicTool({
   React.useEffect(() => {
     if (!canRemember) return;
     let live = true;
-    apiFetch<MemoriesResponse>(`/api/live_api/user/memories/current?appId=${encodeURIComponent(appId)}`)
+    apiFetch<MemoriesAnswer>(`/api/live_api/user/memories/current?appId=${encodeURIComponent(appId)}`)
       .then(({ memories }) => {
         if (!live) return;
         const { values: next, filled } = prefill(content.fields, valuesRef.current, { memories });

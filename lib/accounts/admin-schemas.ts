@@ -19,21 +19,22 @@ export const AdminBuildersQuery = z.object({
     .default(""),
 });
 
-export const AdminBuilder = z.object({
+/** A builder account as the admin page lists it; also the answer of a change. */
+export const AdminBuilderAnswer = z.object({
   accountId: z.uuid(),
   email: z.string(),
-  plan: z.string(),
+  plan: z.enum(PLAN_IDS),
   isAdmin: z.boolean(),
-  createdAt: z.string(),
+  createdAt: z.iso.datetime(),
 });
-export type AdminBuilder = z.infer<typeof AdminBuilder>;
+export type AdminBuilderAnswer = z.infer<typeof AdminBuilderAnswer>;
 
-export const AdminBuildersResponse = z.object({
-  builders: z.array(AdminBuilder),
+export const AdminBuildersAnswer = z.object({
+  builders: z.array(AdminBuilderAnswer),
   /** More builders match than were listed (ADMIN_BUILDERS_PAGE). */
   more: z.boolean(),
 });
-export type AdminBuildersResponse = z.infer<typeof AdminBuildersResponse>;
+export type AdminBuildersAnswer = z.infer<typeof AdminBuildersAnswer>;
 
 export const AdminBuilderParams = z.object({ accountId: z.uuid() });
 

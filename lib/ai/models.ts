@@ -7,7 +7,7 @@ import {
 } from "@/lib/constants";
 import { logError } from "@/lib/log";
 import { defaultModelId, type ModelEndpoint, modelEndpoint } from "./provider";
-import { type ModelListResponse, type ModelOption, ProviderModelList } from "./schemas";
+import { type ModelListAnswer, type ModelOption, ProviderModelList } from "./schemas";
 
 // The model dropdown's list: "a public model list from a model router service",
 // here the configured endpoint's GET /models. It is asked at most once per MODEL_LIST_TTL_MS
@@ -25,11 +25,11 @@ const FALLBACK_MODELS: ModelOption[] = [
 ];
 const KNOWN_LABELS = new Map(FALLBACK_MODELS.map((m) => [m.id, m.label]));
 
-let cache: { value: ModelListResponse; expiresAt: number } | undefined;
-let inflight: Promise<ModelListResponse> | undefined;
+let cache: { value: ModelListAnswer; expiresAt: number } | undefined;
+let inflight: Promise<ModelListAnswer> | undefined;
 
 /** The models to choose from, the default model first; never throws. */
-export async function listModels(): Promise<ModelListResponse> {
+export async function listModels(): Promise<ModelListAnswer> {
   const endpoint = modelEndpoint();
   if (!endpoint) return withDefault(FALLBACK_MODELS, "not_configured");
   if (cache && cache.expiresAt > Date.now()) return cache.value;
@@ -44,7 +44,7 @@ export function clearModelListCache(): void {
   cache = undefined;
 }
 
-async function refresh(endpoint: ModelEndpoint): Promise<ModelListResponse> {
+async function refresh(endpoint: ModelEndpoint): Promise<ModelListAnswer> {
   try {
     const models = await fetchProviderModels(endpoint);
     if (models.length > 0) {
@@ -88,7 +88,7 @@ async function fetchProviderModels(endpoint: ModelEndpoint): Promise<ModelOption
  * The default model heads the list. It is the model used when an app chooses none, so it is
  * listed even when the provider does not name it (the dropdown shows what will run).
  */
-function withDefault(models: ModelOption[], source: ModelListResponse["source"]): ModelListResponse {
+function withDefault(models: ModelOption[], source: ModelListAnswer["source"]): ModelListAnswer {
   const defaultModel = defaultModelId();
   const found = models.find((m) => m.id === defaultModel);
   const head = found ?? { id: defaultModel, label: KNOWN_LABELS.get(defaultModel) ?? defaultModel };

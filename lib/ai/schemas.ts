@@ -10,12 +10,12 @@ export type ModelOption = z.infer<typeof ModelOption>;
  * list; "fallback": the built-in list (the provider's list failed); "not_configured": the
  * built-in list, and no model is configured (the UI names the variable to set).
  */
-export const ModelListResponse = z.object({
+export const ModelListAnswer = z.object({
   models: z.array(ModelOption),
   source: z.enum(["provider", "fallback", "not_configured"]),
   defaultModel: z.string(),
 });
-export type ModelListResponse = z.infer<typeof ModelListResponse>;
+export type ModelListAnswer = z.infer<typeof ModelListAnswer>;
 
 /**
  * What GET {base}/models answers: OpenAI's `{ data: [{ id }] }`; router services add a `name`.

@@ -8,6 +8,7 @@ import {
   PASSWORD_MAX,
   URL_MAX,
 } from "@/lib/constants";
+import { PLAN_IDS } from "@/lib/plans/catalogue";
 import { storableString } from "@/lib/storable-text";
 
 // Request shapes of the identity and account routes. Semantic checks (a valid email, a strong
@@ -93,3 +94,94 @@ export const ChangePasswordBody = z
   .meta({
     examples: [{ currentPassword: "correct horse battery 42", newPassword: "a brand new passphrase 8" }],
   });
+
+// Answers of the identity and account routes, as the client receives them.
+
+/** A mail was queued (the same answer whether or not the address has an account). */
+export const SentAnswer = z.object({ sent: z.literal(true) });
+
+/** The address a link belongs to (a usable reset link), or the address an account now has. */
+export const EmailAnswer = z.object({ email: z.string() });
+
+/** Where the page goes next: a path of this site (or its origin's URL) checked against open redirects. */
+export const ContinueAnswer = z.object({ continueUrl: z.string() });
+
+/** POST /api/identity/send-verification-email: nothing was sent when the address is already verified. */
+export const VerificationSentAnswer = z.object({ alreadyVerified: z.boolean() });
+
+/** POST /api/identity/verify-email */
+export const VerifyEmailAnswer = ContinueAnswer.extend({ alreadyVerified: z.boolean() });
+
+/** POST /api/identity/sign-up */
+export const SignUpAnswer = z.object({ userId: z.uuid() });
+
+/** A bearer token (sign-in of an API client, or its refresh), for `Authorization: Bearer`. */
+export const BearerTokenAnswer = z.object({
+  token: z.string(),
+  expiresAt: z.iso.datetime(),
+  /** The app whose end user signed in; null for a builder. */
+  tenantId: z.uuid().nullable(),
+});
+export type BearerTokenAnswer = z.infer<typeof BearerTokenAnswer>;
+
+/** A proven one-time code: a single-use custom token, exchanged for a session by the sign-in page. */
+export const CustomTokenAnswer = z.object({
+  customToken: z.string(),
+  /** The app whose end user signed in. */
+  tenantId: z.uuid(),
+  /** Shown after sign-in when a password set before the address was proven had to go. */
+  notice: z.string().optional(),
+});
+
+/** POST /api/identity/sign-in-with-magic-link: the custom token, and where the user was going. */
+export const MagicLinkSignInAnswer = CustomTokenAnswer.extend({ continueUrl: z.string() });
+
+/** GET /api/identity/sessions: this device first, then the others by their last use. */
+export const SessionsAnswer = z.object({
+  sessions: z.array(
+    z.object({
+      id: z.uuid(),
+      current: z.boolean(),
+      createdAt: z.iso.datetime(),
+      lastSeenAt: z.iso.datetime(),
+      userAgent: z.string().nullable(),
+      ip: z.string().nullable(),
+    }),
+  ),
+});
+export type SessionsAnswer = z.infer<typeof SessionsAnswer>;
+
+/** POST /api/live_api/account/create */
+export const AccountIdAnswer = z.object({ accountId: z.uuid() });
+
+/** GET /api/live_api/account/current: the account, with the sign-in email. */
+export const CurrentAccountAnswer = z.object({
+  accountId: z.uuid(),
+  accountType: z.enum(["builder", "other"]),
+  plan: z.enum(PLAN_IDS),
+  subscriptionId: z.string().nullable(),
+  planSubscriptionStatus: z.string().nullable(),
+  planSubscriptionCancelledAt: z.iso.datetime().nullable(),
+  /** The app of an end user's account; null for a builder. */
+  appId: z.uuid().nullable(),
+  appHeader: z.string().nullable(),
+  hasBusinessInfo: z.boolean(),
+  hasPaidAppPackage: z.boolean(),
+  isAdmin: z.boolean(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+});
+
+/** GET /api/dev/outbox: the newest mails first (outside production only). */
+export const OutboxAnswer = z.object({
+  mails: z.array(
+    z.object({
+      id: z.uuid(),
+      to: z.string(),
+      subject: z.string(),
+      text: z.string(),
+      html: z.string(),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+});

@@ -7,11 +7,11 @@ import { appOrigin } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { findPlan } from "@/lib/plans/catalogue";
-import type { CheckoutResponse } from "@/lib/plans/schemas";
+import type { CheckoutAnswer } from "@/lib/plans/schemas";
 import { stripePriceId } from "@/lib/plans/stripe-prices";
 import { changesRunningSubscription, checkoutBlocker, isOneTimePlan } from "./availability";
 import { changeSubscriptionPlan, findLiveSubscription, planChangeQuestion } from "./plan-change";
-import type { CheckoutRequest, SaleStatus } from "./schemas";
+import type { CheckoutRequest, SaleStatusAnswer } from "./schemas";
 import { stripeClient } from "./stripe";
 
 /**
@@ -23,7 +23,7 @@ import { stripeClient } from "./stripe";
  *   Without `confirmChange` nothing changes yet: the answer is the question to confirm.
  * Either way the plan changes only when Stripe's signed webhook says so.
  */
-export async function createCheckout(session: Session, body: CheckoutRequest): Promise<CheckoutResponse> {
+export async function createCheckout(session: Session, body: CheckoutRequest): Promise<CheckoutAnswer> {
   const blocker = checkoutBlocker(body.planId, body.interval);
   if (blocker) throw blocker;
   const plan = findPlan(body.planId);
@@ -111,7 +111,7 @@ async function createSession(params: Stripe.Checkout.SessionCreateParams, email:
 }
 
 /** GET /api/billing/checkout?sale_id=: where the caller's own sale stands. */
-export async function getSaleStatus(session: Session, saleId: string): Promise<SaleStatus> {
+export async function getSaleStatus(session: Session, saleId: string): Promise<SaleStatusAnswer> {
   const sale = await findCheckoutSaleOfUser(saleId, session.userId);
   if (!sale) throw new AppError("NOT_FOUND", "paymentNotFound", "SALE_NOT_FOUND");
   return { saleId: sale.saleId, status: sale.status, plan: sale.plan };

@@ -8,7 +8,7 @@ import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { planRank } from "@/lib/plans/capabilities";
 import { findPlan, type PlanDefinition } from "@/lib/plans/catalogue";
-import type { BillingInterval, CheckoutResponse } from "@/lib/plans/schemas";
+import type { BillingInterval, CheckoutAnswer } from "@/lib/plans/schemas";
 import { fillTemplate } from "@/lib/text";
 import { stripeClient } from "./stripe";
 import { grantsPlan } from "./subscription-state";
@@ -75,7 +75,7 @@ export function planChangeQuestion(
   to: PlanDefinition,
   live: Pick<LiveSubscription, "interval">,
   interval: BillingInterval,
-): Extract<CheckoutResponse, { kind: "confirmChange" }> {
+): Extract<CheckoutAnswer, { kind: "confirmChange" }> {
   const from = findPlan(fromPlan);
   const vars = {
     from: from.name,
@@ -110,7 +110,7 @@ export async function changeSubscriptionPlan(
   to: PlanDefinition,
   interval: BillingInterval,
   price: string,
-): Promise<Extract<CheckoutResponse, { kind: "planChange" }>> {
+): Promise<Extract<CheckoutAnswer, { kind: "planChange" }>> {
   const changeId = `chg_${crypto.randomBytes(18).toString("base64url")}`;
   await insertCheckoutSale({
     saleId: changeId,

@@ -19,9 +19,14 @@ export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
 /** GET /api/billing/checkout?sale_id= */
 export const SaleQuery = z.object({ sale_id: storableString().trim().min(1).max(255) });
 
-export const SaleStatus = z.object({
+/** Where a sale stands (the caller's own). */
+export const SaleStatusAnswer = z.object({
   saleId: storableString(),
   status: z.enum(["pending", "paid", "failed", "expired"]),
   plan: storableString(),
 });
-export type SaleStatus = z.infer<typeof SaleStatus>;
+export type SaleStatusAnswer = z.infer<typeof SaleStatusAnswer>;
+
+/** POST /api/webhooks/stripe: the event was verified; `duplicate` when it had been applied before. */
+export const WebhookReceivedAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
+export type WebhookReceivedAnswer = z.infer<typeof WebhookReceivedAnswer>;

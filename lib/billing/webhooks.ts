@@ -22,6 +22,7 @@ import { logInfo } from "@/lib/log";
 import { isPaidPlan } from "@/lib/plans/capabilities";
 import { isPlanId, type PlanId } from "@/lib/plans/catalogue";
 import { planForStripePrice } from "@/lib/plans/stripe-prices";
+import type { WebhookReceivedAnswer } from "./schemas";
 import { constructWebhookEvent, webhookSecret } from "./stripe";
 import {
   accountFieldsOf,
@@ -46,7 +47,7 @@ type SubscriptionPatch = Parameters<typeof updateSubscription>[1];
 export async function handleStripeWebhook(
   raw: Uint8Array,
   signature: string | null,
-): Promise<{ received: true; duplicate: boolean }> {
+): Promise<WebhookReceivedAnswer> {
   if (!signature) throw new AppError("BAD_REQUEST", "webhookSignatureInvalid", "INVALID_SIGNATURE");
   webhookSecret(); // 503 naming the variables when payments are not configured
   let event: Stripe.Event;

@@ -28,7 +28,7 @@ import { extractFirstJson } from "@/lib/json/extract-first-json";
 import { logError } from "@/lib/log";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 import { sessionPlan } from "@/lib/plans/owner-plan";
-import type { MagicCreateBody, MagicCreateResponse } from "./schemas";
+import type { MagicCreateAnswer, MagicCreateBody } from "./schemas";
 
 // POST /api/builder/magicCreate, magicType "field": the builder types a field name (or a few
 // words), the model designs the field, and the answer is a field the editor can add as it is.
@@ -45,7 +45,7 @@ export async function magicCreateField(
   session: Session,
   body: MagicCreateBody,
   signal?: AbortSignal,
-): Promise<MagicCreateResponse> {
+): Promise<MagicCreateAnswer> {
   const { ctx, existing } = await editingContext(session, body);
 
   // The typed name itself may already be refused: no need to ask the model. Nor when it has no

@@ -38,5 +38,5 @@ export const MagicCreateBody = z
 export type MagicCreateBody = z.infer<typeof MagicCreateBody>;
 
 /** The field the model made, with every rule applied: the editor adds it as it is. */
-export const MagicCreateResponse = z.object({ result: CustomField });
-export type MagicCreateResponse = z.infer<typeof MagicCreateResponse>;
+export const MagicCreateAnswer = z.object({ result: CustomField });
+export type MagicCreateAnswer = z.infer<typeof MagicCreateAnswer>;

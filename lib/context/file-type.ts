@@ -18,6 +18,12 @@ export const KIND_MIME: Record<ContextFileKind, string> = {
   doc: "application/msword",
 };
 
+/**
+ * The media types an upload may be sent as: the kinds' own, or none in particular (the editor
+ * sends application/octet-stream). The kind is read from the bytes, never from this header.
+ */
+export const CONTEXT_FILE_MEDIA_TYPES = [...Object.values(KIND_MIME), "application/octet-stream"] as const;
+
 /** The kind a file name asks for, by its extension; undefined for anything else. */
 export function kindOfName(name: string): ContextFileKind | undefined {
   const ext = /\.([A-Za-z]+)$/.exec(name)?.[1]?.toLowerCase();

@@ -20,6 +20,7 @@ import { queueContextIngest } from "@/lib/queue/enqueue-context";
 import { storable } from "@/lib/storable-text";
 import { deleteStoredObjects } from "@/lib/uploads/upload-image";
 import { countCodePoints } from "./chunk-text";
+import type { ContextItemIdAnswer } from "./schemas";
 import { assertProcessingLeft } from "./usage";
 
 /** The statuses of an item still on its way to Synced: the ones live updates follow. */
@@ -55,7 +56,7 @@ export async function ingestText(
   app: App,
   pasted: string,
   opts: AddItemOptions = {},
-): Promise<{ contextItemId: string }> {
+): Promise<ContextItemIdAnswer> {
   // PostgreSQL text cannot hold NUL; a pasted one carries no meaning anyway.
   const text = storable(pasted);
   if (!text.trim()) throw new AppError("BAD_REQUEST", "contextEnterText", "context/empty-text");

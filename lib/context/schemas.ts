@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTEXT_ITEM_SOURCES, CONTEXT_ITEM_STATUSES, CONTEXT_ITEM_TYPES } from "@/db/schema";
 import { storableString } from "@/lib/storable-text";
 
 // The payloads of the context data calls (/api/context/...: list, ingest text or a file).
@@ -54,3 +55,38 @@ export const ReplaceDataItemBody = z
       },
     ],
   });
+
+// Answers of the context data calls, as the client receives them.
+
+/** A data source as the dialog lists it (its text and storage key are not sent). */
+export const ContextItemAnswer = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  type: z.enum(CONTEXT_ITEM_TYPES),
+  source: z.enum(CONTEXT_ITEM_SOURCES),
+  status: z.enum(CONTEXT_ITEM_STATUSES),
+  /** Why the last ingestion failed, in words the builder can read. */
+  error: z.string().nullable(),
+  /** Characters of text, or bytes of a file. */
+  size: z.number().int().nonnegative(),
+  createdAt: z.iso.datetime(),
+  lastSyncedAt: z.iso.datetime().nullable(),
+  externalFileUrl: z.string().nullable(),
+  externalFileId: z.string().nullable(),
+  providerItemId: z.string().nullable(),
+  provider: z.string().nullable(),
+});
+
+/** GET /api/context/items: newest first, and whether the plan allows another. */
+export const ContextItemsAnswer = z.object({
+  contextItems: z.array(ContextItemAnswer),
+  hasReachedDataLimit: z.boolean(),
+});
+
+/** The item added (text or file); its ingestion is queued, the answer does not wait for it. */
+export const ContextItemIdAnswer = z.object({ contextItemId: z.uuid() });
+export type ContextItemIdAnswer = z.infer<typeof ContextItemIdAnswer>;
+
+/** The items added by one request (websites, connector files), in the request's order. */
+export const ContextItemIdsAnswer = z.object({ contextItemIds: z.array(z.uuid()) });
+export type ContextItemIdsAnswer = z.infer<typeof ContextItemIdsAnswer>;

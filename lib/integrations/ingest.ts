@@ -5,6 +5,7 @@ import { findConnection } from "@/db/queries/integrations";
 import type { App, ContextItem } from "@/db/schema";
 import type { Session } from "@/lib/auth/session";
 import { type AddItemOptions, createItemsWithinLimit, loadEditableItem } from "@/lib/context/items";
+import type { ContextItemIdsAnswer } from "@/lib/context/schemas";
 import { assertProcessingLeft } from "@/lib/context/usage";
 import { AppError } from "@/lib/errors";
 import { ownerPlan } from "@/lib/plans/owner-plan";
@@ -25,7 +26,7 @@ export async function ingestMetadata(
   app: App,
   items: ConnectorItem[],
   opts: AddItemOptions = {},
-): Promise<{ contextItemIds: string[] }> {
+): Promise<ContextItemIdsAnswer> {
   const { plan, caps } = await ownerPlan(app.ownerAccountId);
   const max = caps.maxConnectorFiles;
   const files = items.filter((i) => i.source !== "web scraper");

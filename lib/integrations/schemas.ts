@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTEXT_ITEM_TYPES } from "@/db/schema";
 import { storableString } from "@/lib/storable-text";
 
 // The payloads of the connector routes: ingest/metadata and fetchCarbonTokens.
@@ -67,4 +68,39 @@ export const IngestMetadataQuery = z.object({
   appId: z.uuid(),
   /** An item of the app this request replaces: the data-item limit does not count it. */
   replacing: z.uuid().optional(),
+});
+
+// Answers of the connector routes, as the client receives them.
+
+/** A file of a provider, as the picker lists it and the metadata ingest takes it back. */
+export const ConnectorFileAnswer = z.object({
+  externalFileId: z.string(),
+  name: z.string(),
+  type: z.enum(CONTEXT_ITEM_TYPES),
+  externalFileUrl: z.string().nullable(),
+});
+
+/** GET /api/integrations/{provider}/files */
+export const ConnectorFilesAnswer = z.object({ files: z.array(ConnectorFileAnswer) });
+
+/** A connector in the dialog: set up on this server (else the variables to set), and connected by the app's owner. */
+const ConnectorState = z.object({
+  configured: z.boolean(),
+  missingEnv: z.array(z.string()),
+  connected: z.boolean(),
+  /** The workspace or account connected, when the provider names it. */
+  accountName: z.string().nullable(),
+});
+
+/** GET /api/integrations/fetchCarbonTokens: the connect token (OAuth state), the plan's limits, each connector. */
+export const ConnectorTokensAnswer = z.object({
+  accessToken: z.string(),
+  expiresAt: z.iso.datetime(),
+  /** Connector files one request may add. */
+  maxFiles: z.number().int().nonnegative(),
+  webScraper: z.object({
+    maxDepth: z.number().int().nonnegative(),
+    maxPages: z.number().int().nonnegative(),
+  }),
+  connectors: z.record(ConnectorProvider, ConnectorState),
 });

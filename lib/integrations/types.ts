@@ -1,12 +1,8 @@
-import type { ContextItem } from "@/db/schema";
+import type { z } from "zod";
+import type { ConnectorFileAnswer } from "./schemas";
 
 /** A file of a provider, as the picker lists it and the metadata ingest takes it back. */
-export type ConnectorFile = {
-  externalFileId: string;
-  name: string;
-  type: ContextItem["type"];
-  externalFileUrl: string | null;
-};
+export type ConnectorFile = z.infer<typeof ConnectorFileAnswer>;
 
 /** What a provider's token endpoint grants. */
 export type OAuthTokens = {

@@ -21,7 +21,7 @@ export type CheckoutAvailability = z.infer<typeof CheckoutAvailability>;
 
 /** "Plan card: name, id, price, priceYearly, discounted price, oneTimePayment, description, isMostPopular, buttonText, link". */
 export const PlanCard = z.object({
-  id: z.string(),
+  id: PlanIdSchema,
   name: z.string(),
   /** Monthly price in US dollars. */
   price: z.number().nonnegative(),
@@ -45,12 +45,12 @@ export type PlanCard = z.infer<typeof PlanCard>;
 
 /** GET /api/app/paidPlans?appId= */
 export const PaidPlansQuery = z.object({ appId: z.uuid().optional() });
-export const PaidPlansResponse = z.object({
+export const PaidPlansAnswer = z.object({
   plans: z.array(PlanCard),
   /** Stripe is set up; without it nothing can be bought and an administrator changes plans. */
   paymentsConfigured: z.boolean(),
 });
-export type PaidPlansResponse = z.infer<typeof PaidPlansResponse>;
+export type PaidPlansAnswer = z.infer<typeof PaidPlansAnswer>;
 
 /**
  * POST /api/billing/checkout: the body the upgrade dialog sends. `confirmChange` is set once the
@@ -69,7 +69,7 @@ export type CheckoutBody = z.infer<typeof CheckoutBody>;
  * (prorated); or, once confirmed, the switch under way: `saleId` is polled (GET
  * /api/billing/checkout?sale_id=) until Stripe's webhook has applied the new plan.
  */
-export const CheckoutResponse = z.discriminatedUnion("kind", [
+export const CheckoutAnswer = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("checkout"), url: z.url() }),
   z.object({
     kind: z.literal("confirmChange"),
@@ -84,4 +84,4 @@ export const CheckoutResponse = z.discriminatedUnion("kind", [
     interval: BillingInterval,
   }),
 ]);
-export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
+export type CheckoutAnswer = z.infer<typeof CheckoutAnswer>;

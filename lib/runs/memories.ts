@@ -5,7 +5,7 @@ import { requirePublishedApp } from "@/lib/apps/tenant";
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import type { CheckedInputs } from "./inputs";
-import type { MemoriesResponse } from "./schemas";
+import type { MemoriesAnswer, MemoriesClearedAnswer } from "./schemas";
 
 // Memories: what an end user answered to an app's memorize fields, kept per user
 // per app and offered again on the next run. Only the app's own end users have any: a builder or
@@ -18,18 +18,18 @@ async function ownUserOf(session: Session, appId: string) {
 }
 
 /** GET /api/live_api/user/memories/current?appId= */
-export async function currentMemories(session: Session, appId: string): Promise<MemoriesResponse> {
+export async function currentMemories(session: Session, appId: string): Promise<MemoriesAnswer> {
   const app = await ownUserOf(session, appId);
   const rows = await listMemories(app.id, session.userId);
   return {
     memories: Object.fromEntries(
-      rows.map((r) => [r.fieldName, r.value as MemoriesResponse["memories"][string]]),
+      rows.map((r) => [r.fieldName, r.value as MemoriesAnswer["memories"][string]]),
     ),
   };
 }
 
 /** DELETE /api/live_api/user/memories/current?appId= - the end user forgets what the app remembers. */
-export async function clearMemories(session: Session, appId: string): Promise<{ ok: true; deleted: number }> {
+export async function clearMemories(session: Session, appId: string): Promise<MemoriesClearedAnswer> {
   const app = await ownUserOf(session, appId);
   return { ok: true, deleted: await deleteMemories(app.id, session.userId) };
 }

@@ -74,8 +74,14 @@ export const RUN_ID_HEADER = "x-run-id";
 
 /** GET and DELETE /api/live_api/user/memories/current?appId= */
 export const MemoriesQuery = z.object({ appId: z.uuid() });
-export const MemoriesResponse = z.object({ memories: z.record(storableString(), RunInputValue) });
-export type MemoriesResponse = z.infer<typeof MemoriesResponse>;
+export const MemoriesAnswer = z.object({ memories: z.record(storableString(), RunInputValue) });
+export type MemoriesAnswer = z.infer<typeof MemoriesAnswer>;
+/** DELETE /api/live_api/user/memories/current?appId=: how many memories were forgotten. */
+export const MemoriesClearedAnswer = z.object({
+  ok: z.literal(true),
+  deleted: z.number().int().nonnegative(),
+});
+export type MemoriesClearedAnswer = z.infer<typeof MemoriesClearedAnswer>;
 
 /** GET /api/apps/{appId}/runs/{runId}/context */
 export const RunContextParams = z.object({ appId: z.uuid(), runId: z.uuid() });

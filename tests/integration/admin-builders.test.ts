@@ -6,7 +6,7 @@ import * as one from "@/app/api/admin/builders/[accountId]/route";
 import * as list from "@/app/api/admin/builders/route";
 import { db } from "@/db/client";
 import { accounts } from "@/db/schema";
-import { AdminBuildersResponse } from "@/lib/accounts/admin-schemas";
+import { AdminBuildersAnswer } from "@/lib/accounts/admin-schemas";
 import { messages } from "@/lib/messages";
 import { createBuilder, uniqueEmail } from "../support/factories";
 import { call } from "../support/http";
@@ -39,7 +39,7 @@ describe("/api/admin/builders", () => {
       token: admin.token,
     });
     expect(found.status).toBe(200);
-    const { builders } = AdminBuildersResponse.parse(found.json);
+    const { builders } = AdminBuildersAnswer.parse(found.json);
     expect(builders.map((b) => b.email)).toEqual([target.user.email]);
     expect(builders[0]).toMatchObject({ accountId: target.account.accountId, plan: "lite", isAdmin: false });
 
@@ -55,7 +55,7 @@ describe("/api/admin/builders", () => {
       path: "/api/admin/builders?q=%25",
       token: admin.token,
     });
-    expect(AdminBuildersResponse.parse(pattern.json).builders).toEqual([]);
+    expect(AdminBuildersAnswer.parse(pattern.json).builders).toEqual([]);
   });
 
   it("a builder who is not an admin gets 403, nobody signed in 401; nothing changes", async () => {

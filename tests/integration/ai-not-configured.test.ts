@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as magicCreate from "@/app/api/builder/magicCreate/route";
 import * as models from "@/app/api/models/route";
-import { ModelListResponse } from "@/lib/ai/schemas";
+import { ModelListAnswer } from "@/lib/ai/schemas";
 import { messages } from "@/lib/messages";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
@@ -41,7 +41,7 @@ describe("AI features without a model provider", () => {
     const { token } = await createBuilder();
     const res = await call(models.GET, { method: "GET", path: "/api/models", token });
     expect(res.status).toBe(200);
-    const list = ModelListResponse.parse(res.json);
+    const list = ModelListAnswer.parse(res.json);
     expect(list.source).toBe("not_configured");
     expect(list.defaultModel).toBe("gpt-4o-mini");
     expect(list.models[0]).toEqual({ id: "gpt-4o-mini", label: "GPT-4o mini" });

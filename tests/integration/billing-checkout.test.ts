@@ -9,7 +9,7 @@ import { db } from "@/db/client";
 import { accounts, checkoutSales } from "@/db/schema";
 import { messages } from "@/lib/messages";
 import { PLAN_CATALOGUE } from "@/lib/plans/catalogue";
-import { PaidPlansResponse, type PlanCard } from "@/lib/plans/schemas";
+import { PaidPlansAnswer, type PlanCard } from "@/lib/plans/schemas";
 import { createBuilder, createEndUser, createPublishedApp } from "../support/factories";
 import { call } from "../support/http";
 import { catalogueStripePrices, startStripeServer, stripeServerEnv } from "../support/stripe-server";
@@ -302,7 +302,7 @@ describe("GET /api/app/paidPlans with Stripe configured", () => {
   async function cards(token: string): Promise<PlanCard[]> {
     const res = await call(paidPlans.GET, { method: "GET", path: "/api/app/paidPlans", token });
     expect(res.status).toBe(200);
-    return PaidPlansResponse.parse(res.json).plans;
+    return PaidPlansAnswer.parse(res.json).plans;
   }
 
   it("offers checkout on every paid card, in both intervals", async () => {

@@ -6,7 +6,7 @@ import * as webhook from "@/app/api/webhooks/stripe/route";
 import { db } from "@/db/client";
 import { checkoutSales } from "@/db/schema";
 import { messages } from "@/lib/messages";
-import { PaidPlansResponse } from "@/lib/plans/schemas";
+import { PaidPlansAnswer } from "@/lib/plans/schemas";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 
@@ -34,7 +34,7 @@ describe("payments without Stripe configured", () => {
     const { token } = await createBuilder();
     const res = await call(paidPlans.GET, { method: "GET", path: "/api/app/paidPlans", token });
     expect(res.status).toBe(200);
-    const { plans, paymentsConfigured } = PaidPlansResponse.parse(res.json);
+    const { plans, paymentsConfigured } = PaidPlansAnswer.parse(res.json);
     // The upgrade dialog reads this to say an administrator changes plans instead.
     expect(paymentsConfigured).toBe(false);
     const refused = await call(checkout.POST, {

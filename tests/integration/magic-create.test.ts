@@ -4,7 +4,7 @@ import * as magicCreate from "@/app/api/builder/magicCreate/route";
 import { db } from "@/db/client";
 import { apps } from "@/db/schema";
 import { AppContent, type CustomField } from "@/lib/apps/schemas";
-import { MagicCreateResponse } from "@/lib/builder/schemas";
+import { MagicCreateAnswer } from "@/lib/builder/schemas";
 import { MAGIC_PROMPT_MAX } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { createBuilder, createDraftApp } from "../support/factories";
@@ -54,7 +54,7 @@ describe("POST /api/builder/magicCreate", () => {
     const res = await create(token, { input: "shirt size", prompt: "Recommend an outfit for [shirt_size]." });
 
     expect(res.status).toBe(200);
-    expect(MagicCreateResponse.parse(res.json).result).toEqual({
+    expect(MagicCreateAnswer.parse(res.json).result).toEqual({
       name: "shirt_size",
       label: "Shirt size",
       type: "select",

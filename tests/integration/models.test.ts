@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as models from "@/app/api/models/route";
 import { clearModelListCache } from "@/lib/ai/models";
-import { ModelListResponse } from "@/lib/ai/schemas";
+import { ModelListAnswer } from "@/lib/ai/schemas";
 import { MODEL_LIST_RETRY_MS, MODEL_LIST_TTL_MS } from "@/lib/constants";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
@@ -38,7 +38,7 @@ afterAll(() => server.close());
 async function list() {
   const res = await call(models.GET, { method: "GET", path: "/api/models", token });
   expect(res.status).toBe(200);
-  return ModelListResponse.parse(res.json);
+  return ModelListAnswer.parse(res.json);
 }
 
 const FALLBACK_IDS = ["gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4.1", "o4-mini"];

@@ -9,7 +9,7 @@ import { listPlanCards } from "@/lib/billing/plan-cards";
 import { planChangeQuestion } from "@/lib/billing/plan-change";
 import { messages } from "@/lib/messages";
 import { findPlan, PLAN_CATALOGUE } from "@/lib/plans/catalogue";
-import { PaidPlansResponse } from "@/lib/plans/schemas";
+import { PaidPlansAnswer } from "@/lib/plans/schemas";
 import { stripePriceEnvNames } from "@/lib/plans/stripe-prices";
 import { fillTemplate } from "@/lib/text";
 
@@ -67,7 +67,7 @@ describe("checkoutBlocker", () => {
 
 describe("plan cards say whether checkout is available", () => {
   it("every card is available in both intervals when everything is configured", () => {
-    const { plans } = PaidPlansResponse.parse(listPlanCards({ payments: configured }));
+    const { plans } = PaidPlansAnswer.parse(listPlanCards({ payments: configured }));
     for (const card of plans.filter((p) => p.id !== "lite")) {
       expect(card.checkout).toEqual({ monthly: { available: true }, yearly: { available: true } });
     }

@@ -4,7 +4,7 @@ import { messages } from "@/lib/messages";
 import { getPlanCapabilities } from "@/lib/plans/capabilities";
 import { FREE_PLAN_ID, findPlan, PLAN_CATALOGUE } from "@/lib/plans/catalogue";
 import { planFeatures } from "@/lib/plans/features";
-import { CheckoutBody, PaidPlansQuery, PaidPlansResponse } from "@/lib/plans/schemas";
+import { CheckoutBody, PaidPlansAnswer, PaidPlansQuery } from "@/lib/plans/schemas";
 import {
   planForStripePrice,
   stripePriceEnvName,
@@ -30,7 +30,7 @@ describe("catalogue", () => {
   });
 
   it("the paidPlans answer matches its schema, in tier order, with links for paid plans", () => {
-    const answer = PaidPlansResponse.parse(listPlanCards({ payments: { configured: false, prices: {} } }));
+    const answer = PaidPlansAnswer.parse(listPlanCards({ payments: { configured: false, prices: {} } }));
     expect(answer.plans.map((p) => p.id)).toEqual(["lite", "explorer", "monetizer", "moon", "agency"]);
     expect(answer.plans[0].link).toBeNull();
     expect(answer.plans[1].link).toBe("/joinplan?plan=explorer");

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { apiFetch } from "@/components/auth/api-client";
 import type { ControlProps } from "@/components/editor/panel-parts";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { ModelListResponse } from "@/lib/ai/schemas";
+import { ModelListAnswer } from "@/lib/ai/schemas";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import { modelChoices } from "./settings-rules";
@@ -17,13 +17,13 @@ const DEFAULT_VALUE = "__default__";
 
 export type ModelNotice = "failed" | "notConfigured" | null;
 
-type ModelList = { state: "loading" } | { state: "ready"; list: ModelListResponse } | { state: "failed" };
+type ModelList = { state: "loading" } | { state: "ready"; list: ModelListAnswer } | { state: "failed" };
 
 // One request per page load: the list is the same for every app and changes rarely.
-let pending: Promise<ModelListResponse> | null = null;
-function loadModels(): Promise<ModelListResponse> {
+let pending: Promise<ModelListAnswer> | null = null;
+function loadModels(): Promise<ModelListAnswer> {
   pending ??= apiFetch("/api/models")
-    .then((answer) => ModelListResponse.parse(answer))
+    .then((answer) => ModelListAnswer.parse(answer))
     .catch((err) => {
       pending = null; // asked again next time the panel opens
       throw err;

@@ -4,6 +4,12 @@ import { serveUploadedFile } from "@/lib/uploads/serve-file";
 
 // GET /api/files/{...key} - an uploaded image, to anybody (published apps show their logos)
 export const GET = route(
-  { auth: "public", params: FileParams, summary: "An uploaded image, served as an image only" },
+  {
+    auth: "public",
+    params: FileParams,
+    summary: "An uploaded image, served as an image only",
+    // The image's bytes (304 when the ETag matches); 404: no such stored image
+    errors: [404],
+  },
   ({ req, params }) => serveUploadedFile(req, params.key.join("/")),
 );

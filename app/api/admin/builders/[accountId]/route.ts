@@ -1,5 +1,5 @@
 import { changeBuilderByAdmin } from "@/lib/accounts/admin-builders";
-import { AdminBuilderParams, AdminBuilderPatch } from "@/lib/accounts/admin-schemas";
+import { AdminBuilderAnswer, AdminBuilderParams, AdminBuilderPatch } from "@/lib/accounts/admin-schemas";
 import { route } from "@/lib/api/route";
 
 // PATCH /api/admin/builders/{accountId} - set a builder's plan and/or admin flag, no payment
@@ -9,6 +9,9 @@ export const PATCH = route(
     params: AdminBuilderParams,
     body: AdminBuilderPatch,
     summary: "Set a builder's plan or admin flag (administrators)",
+    response: AdminBuilderAnswer,
+    // 404: no builder account has that id; 400 also when an admin would demote themselves.
+    errors: [404],
   },
   async ({ session, params, body }) => changeBuilderByAdmin(session, params.accountId, body),
 );

@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/route";
 import { ingestText } from "@/lib/context/items";
-import { IngestQuery, IngestTextBody } from "@/lib/context/schemas";
+import { ContextItemIdAnswer, IngestQuery, IngestTextBody } from "@/lib/context/schemas";
 
 // POST /api/context/ingest/text?appId={appId}[&replacing={itemId}] - add a text data source;
 // ingested by a worker
@@ -12,6 +12,7 @@ export const POST = route(
     app: "edit",
     appNotFound: "contextSaveAppFirst",
     summary: "Add a text data source",
+    response: ContextItemIdAnswer,
   },
   ({ app, body, query }) => ingestText(app, body.context, { replacing: query.replacing }),
 );

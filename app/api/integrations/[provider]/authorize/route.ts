@@ -11,6 +11,11 @@ export const GET = route(
     query: AuthorizeQuery,
     summary:
       "Redirect to Notion's or Google's consent page (needs the builder's session and the connect token)",
+    // Success is a 302 to the provider. A browser gets each refusal as a page with its status:
+    // 400 a missing, forged or expired token; 401 not signed in; 403 not a builder, or the token
+    // is another account's, or the app is not the caller's; 404 the app is gone; 503 the
+    // connector is not set up on this server
+    errors: [401, 403, 404, 503],
   },
   ({ req, session, params, query }) =>
     authorizeConnector(session, params.provider, query.token, wantsPage(req.headers.get("accept"))),

@@ -10,6 +10,9 @@ export const GET = route(
     query: CallbackQuery,
     summary:
       "OAuth redirect target: stores the builder's connection and answers a page that tells the editor",
+    // Success is an HTML page. Refusals as for authorize (a page for a browser), and 400 when the
+    // builder refused; 502 when the provider would not exchange the code
+    errors: [401, 403, 404, 502, 503],
   },
   ({ req, session, params, query }) =>
     connectorCallback(session, params.provider, query, wantsPage(req.headers.get("accept"))),

@@ -1,8 +1,9 @@
 import { createAccount } from "@/lib/accounts/account";
 import { route } from "@/lib/api/route";
-import { CreateAccountQuery } from "@/lib/auth/schemas";
+import { AccountIdAnswer, CreateAccountQuery } from "@/lib/auth/schemas";
 
 // POST /api/live_api/account/create?sale_id= - idempotent; 401 while the sale is not yet paid
-export const POST = route({ auth: "user", query: CreateAccountQuery }, ({ session, query }) =>
-  createAccount(session, query.sale_id),
+export const POST = route(
+  { auth: "user", query: CreateAccountQuery, response: AccountIdAnswer },
+  ({ session, query }) => createAccount(session, query.sale_id),
 );

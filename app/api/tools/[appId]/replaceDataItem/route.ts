@@ -1,3 +1,4 @@
+import { OkAnswer } from "@/lib/api/answers";
 import { route } from "@/lib/api/route";
 import { replaceDataItem } from "@/lib/context/items";
 import { ReplaceDataItemBody, ReplaceDataItemParams } from "@/lib/context/schemas";
@@ -11,6 +12,8 @@ export const POST = route(
     body: ReplaceDataItemBody,
     app: "edit",
     summary: "Replace a data source with another of the app's (the old one is deleted)",
+    // 404 also when either item is not one of the app's data sources
+    response: OkAnswer,
   },
   ({ app, body }) => replaceDataItem(app, body.oldItemId, body.newItemId),
 );
