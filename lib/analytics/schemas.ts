@@ -92,7 +92,10 @@ export const AnalyticsRun = z.object({
 export type AnalyticsRun = z.infer<typeof AnalyticsRun>;
 
 /** GET /api/apps/{appId}/analytics/runs: a page of runs, newest first; nextCursor is the next page's `cursor`. */
-export const AnalyticsRunsAnswer = z.object({ runs: z.array(AnalyticsRun), nextCursor: RunsCursor.nullable() });
+export const AnalyticsRunsAnswer = z.object({
+  runs: z.array(AnalyticsRun),
+  nextCursor: RunsCursor.nullable(),
+});
 export type AnalyticsRunsPage = z.infer<typeof AnalyticsRunsAnswer>;
 
 /** GET /api/apps/{appId}/analytics */

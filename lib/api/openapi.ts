@@ -135,6 +135,8 @@ const SECURITY = [{ bearerAuth: [] }, { sessionCookie: [] }];
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+const LOCATION = { Location: { description: "Where the redirect goes", schema: { type: "string" } } };
+
 /** The result of building: the document, and what could not be described (empty when all is well). */
 export type OpenApiBuild = { document: OpenApiDocument; problems: string[] };
 
@@ -333,8 +335,12 @@ function routeOperation(
     success["application/json"] = { schema };
   }
   if (meta.stream) success[meta.stream.contentType] = { schema: { type: "string" } };
-  if (!meta.response && !meta.stream) {
-    schemas.problems.push(`${where}: no success answer declared (route option \`response\` or \`stream\`)`);
+  // A route that only redirects (to a provider's consent page) has no 200.
+  const onlyRedirects = !meta.response && !meta.stream && Object.keys(meta.redirects ?? {}).length > 0;
+  if (!meta.response && !meta.stream && !onlyRedirects) {
+    schemas.problems.push(
+      `${where}: no success answer declared (route option \`response\`, \`stream\` or \`redirects\`)`,
+    );
     success["application/json"] = { schema: {} };
   }
   // Every status the operation can answer: those the wrapper derives from the route's options,
@@ -352,10 +358,15 @@ function routeOperation(
   if (requestBody) statuses.add(413);
   statuses.add(500);
   const responses: Record<string, unknown> = {
-    200: {
-      description: meta.stream ? meta.stream.description : "Success",
-      content: success,
-    },
+    ...(onlyRedirects
+      ? {}
+      : { 200: { description: meta.stream ? meta.stream.description : "Success", content: success } }),
+    ...Object.fromEntries(
+      Object.entries(meta.redirects ?? {}).map(([status, description]) => [
+        status,
+        status === "304" ? { description } : { description, headers: LOCATION },
+      ]),
+    ),
     ...Object.fromEntries(
       [...statuses].sort((x, y) => x - y).map((status) => [String(status), errorRef(status)]),
     ),
@@ -475,7 +486,10 @@ function authJsOperation(method: string, path: string): Operation {
         description: "JSON (session, csrf, providers) or a page",
         content: { "application/json": { schema: {} }, "text/html": { schema: { type: "string" } } },
       },
-      302: { description: "A redirect (sign-in, callbacks, sign-out; errors go to /login?error=...)" },
+      302: {
+        description: "A redirect (sign-in, callbacks, sign-out; errors go to /login?error=...)",
+        headers: LOCATION,
+      },
       400: {
         description: "Not an Auth.js action (Auth.js's own answer, not the Error shape)",
         content: { "text/plain": { schema: { type: "string" } }, "application/json": { schema: {} } },
@@ -618,7 +632,7 @@ class SchemaStore {
           else out[k] = v;
         } else out[k] = rewrite(v);
       }
-      return out;
+      return withKeyProperties(out);
     };
     for (const [id, def] of Object.entries(defs))
       this.components[names.get(id)!] = rewrite(def) as JsonSchema;
@@ -646,4 +660,16 @@ class SchemaStore {
     for (let n = 2; this.components[candidate] || candidate === "Error"; n++) candidate = `${name}${n}`;
     return candidate;
   }
+}
+
+/**
+ * A record over a closed set of keys (zod's `z.record(z.enum([...]), v)`) converts to `required`
+ * keys with no `properties`; each key is named a property of the value's schema, so a reader
+ * (and a linter) sees where the required keys are described.
+ */
+function withKeyProperties(node: Record<string, unknown>): Record<string, unknown> {
+  const required = node.required;
+  const values = node.additionalProperties;
+  if (!Array.isArray(required) || node.properties || !values || typeof values !== "object") return node;
+  return { ...node, properties: Object.fromEntries(required.map((key) => [key, values])) };
 }

@@ -63,6 +63,11 @@ type Options<Q, B, P> = {
   errors?: readonly ErrorStatus[];
   /** The body is a file's bytes of these media types (an upload), read unparsed by the service. */
   upload?: readonly string[];
+  /**
+   * Answers of the 3xx class the handler gives, each described for the API document: a redirect
+   * (302 to a provider's consent page), 304 when the client's copy is current.
+   */
+  redirects?: Partial<Record<301 | 302 | 303 | 304 | 307 | 308, string>>;
 };
 
 /** A status an error answer may have (lib/errors.ts maps each kind to one). */
@@ -83,6 +88,7 @@ export type RouteMeta = Pick<
   | "response"
   | "errors"
   | "upload"
+  | "redirects"
 >;
 export const ROUTE_META = Symbol.for("builder.routeMeta");
 

@@ -4,8 +4,8 @@ import type { App, Tool } from "@/db/schema";
 import { ownerPlan } from "@/lib/plans/owner-plan";
 import { blocksFor } from "./field-rules";
 import {
-  AppContent,
   type AppAnswer,
+  AppContent,
   AppSettings,
   AppStyle,
   type EditorAppAnswer,

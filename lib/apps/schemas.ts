@@ -272,11 +272,9 @@ export const SaveToolBody = z
       .strict(),
   })
   .meta({ examples: [{ baseRevision: 1, tool: { title: "Summarize a text" } }] });
-export const ReorderToolsBody = z
-  .object({ toolIds: z.array(z.uuid()).max(FIELDS_HARD_MAX * 4) })
-  .meta({
-    examples: [{ toolIds: ["8a9d0e2f-1b3c-4d5e-8f7a-6b5c4d3e2f10", "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11"] }],
-  });
+export const ReorderToolsBody = z.object({ toolIds: z.array(z.uuid()).max(FIELDS_HARD_MAX * 4) }).meta({
+  examples: [{ toolIds: ["8a9d0e2f-1b3c-4d5e-8f7a-6b5c4d3e2f10", "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11"] }],
+});
 
 export const ClaimBody = z
   .object({ claimCode: storableString().min(1).max(200) })

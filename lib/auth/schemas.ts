@@ -47,13 +47,11 @@ export const OobCodeBody = z
 /** The Auth.js "token" provider's one field. */
 export const CustomTokenBody = z.object({ customToken: oobCode });
 
-export const ResetPasswordBody = z
-  .object({ oobCode: oobCode, newPassword: newPassword })
-  .meta({
-    examples: [
-      { oobCode: "the oobCode parameter of the mail's link", newPassword: "a brand new passphrase 8" },
-    ],
-  });
+export const ResetPasswordBody = z.object({ oobCode: oobCode, newPassword: newPassword }).meta({
+  examples: [
+    { oobCode: "the oobCode parameter of the mail's link", newPassword: "a brand new passphrase 8" },
+  ],
+});
 
 export const SendResetBody = z
   .object({
@@ -67,11 +65,9 @@ export const RequestEmailChangeBody = z
   .object({ newEmail: email, currentPassword: password })
   .meta({ examples: [{ newEmail: "ada.new@example.com", currentPassword: "correct horse battery 42" }] });
 
-export const CompleteEmailChangeBody = z
-  .object({ newEmail: email, oobCode: oobCode })
-  .meta({
-    examples: [{ newEmail: "ada.new@example.com", oobCode: "the oobCode parameter of the mail's link" }],
-  });
+export const CompleteEmailChangeBody = z.object({ newEmail: email, oobCode: oobCode }).meta({
+  examples: [{ newEmail: "ada.new@example.com", oobCode: "the oobCode parameter of the mail's link" }],
+});
 
 export const AppIdQuery = z.object({ appId: appId.min(1) });
 
@@ -89,11 +85,9 @@ export const OutboxQuery = z.object({ to: email.optional() });
 
 export const SessionIdParams = z.object({ sessionId: z.uuid() });
 
-export const ChangePasswordBody = z
-  .object({ currentPassword: password, newPassword: newPassword })
-  .meta({
-    examples: [{ currentPassword: "correct horse battery 42", newPassword: "a brand new passphrase 8" }],
-  });
+export const ChangePasswordBody = z.object({ currentPassword: password, newPassword: newPassword }).meta({
+  examples: [{ currentPassword: "correct horse battery 42", newPassword: "a brand new passphrase 8" }],
+});
 
 // Answers of the identity and account routes, as the client receives them.
 

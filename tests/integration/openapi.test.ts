@@ -347,6 +347,7 @@ describe("schemas JSON Schema cannot fully say", () => {
             params: z.object({ thingId: z.string() }),
             upload: ["image/png", "image/jpeg"],
             response: Answer,
+            redirects: { 302: "To the stored copy", 304: "The client's copy is current" },
           },
           ok,
         ),
@@ -469,7 +470,13 @@ describe("schemas JSON Schema cannot fully say", () => {
       },
     });
     // Public, and OPTIONS is no mutation: a cookie from another site is not refused (no 403).
-    expect(Object.keys(upload.responses)).toEqual(["200", "400", "413", "500"]);
+    expect(Object.keys(upload.responses)).toEqual(["200", "302", "304", "400", "413", "500"]);
+    // A redirect says where it goes; a 304 has no body.
+    expect(upload.responses["302"]).toEqual({
+      description: "To the stored copy",
+      headers: { Location: expect.objectContaining({ schema: { type: "string" } }) },
+    });
+    expect(upload.responses["304"]).toEqual({ description: "The client's copy is current" });
     // Shared answers nobody refers to are left out.
     expect(doc.components.responses?.BadGateway).toBeUndefined();
   });

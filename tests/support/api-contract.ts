@@ -149,7 +149,8 @@ export class ContractChecker {
     if (!declared) return [`${where}: status not declared (${Object.keys(ref.op.responses).join(", ")})`];
     if (!declared.content) return [];
     const type = answer.contentType?.split(";")[0]!.trim() ?? "";
-    const media = declared.content[type];
+    // A declared range (image/*) covers every type of its kind.
+    const media = declared.content[type] ?? declared.content[`${type.split("/")[0]}/*`];
     if (!media) {
       return [
         `${where}: content type ${type || "(none)"} not declared (${Object.keys(declared.content).join(", ")})`,
