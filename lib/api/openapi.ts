@@ -24,6 +24,16 @@ export type OpenApiDocument = {
   tags: { name: string; description: string }[];
 };
 
+/** GET /api/openapi.json: the document's outline, as its route answers it (every part is JSON). */
+export const OpenApiDocumentAnswer = z.object({
+  openapi: z.literal("3.1.0"),
+  info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
+  servers: z.array(z.object({ url: z.string(), description: z.string() })),
+  paths: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))),
+  components: z.record(z.string(), z.record(z.string(), z.unknown())),
+  tags: z.array(z.object({ name: z.string(), description: z.string() })),
+});
+
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 /** Route files deliberately left out of the document, and why. */
