@@ -20,17 +20,14 @@ import {
 } from "../support/api-contract";
 import { connectProvider, consent, fetchConnectorTokens } from "../support/connector-flow";
 import {
-  cookieFor,
   createBuilder,
-  createEndUser,
   mailsTo,
   oobCodeIn,
   STRONG_PASSWORD,
   sixDigitCodeIn,
-  tokenFor,
   uniqueEmail,
 } from "../support/factories";
-import { GUMROAD_PRODUCTS, gumroadServerEnv, startGumroadServer } from "../support/gumroad-server";
+import { gumroadServerEnv, startGumroadServer } from "../support/gumroad-server";
 import { PNG } from "../support/images";
 import { type ActorName, createWorld, type World } from "../support/matrix";
 import { notionServerEnv, startNotionServer } from "../support/notion-server";
@@ -88,7 +85,7 @@ type Case = {
 };
 
 /** Operations that cannot succeed in-process, and why: their answer must still be a declared one. */
-export const CANNOT_SUCCEED: Record<string, string> = {
+const CANNOT_SUCCEED: Record<string, string> = {
   "POST /api/auth/{nextauth}":
     "Auth.js wants the CSRF token of its own cookie with a form post; the redirect that refuses a post without it (302, declared) is checked",
   "POST /api/apps/{appId}/membership/verify":
@@ -396,10 +393,9 @@ const CASES: Record<string, Case> = {
   "POST /api/identity/token": {},
   "POST /api/identity/verify-email": {
     as: "anonymous",
-    request: async (w) => {
+    request: async () => {
       const fresh = await createBuilder({ verified: false });
       await first("POST /api/identity/send-verification-email", { body: {}, token: fresh.token });
-      void w;
       return { body: { oobCode: oobCodeIn((await mailsTo(fresh.user.email))[0]!) } };
     },
   },
@@ -555,8 +551,6 @@ async function createFixture(): Promise<Fixture> {
   });
   await db().insert(appSettings).values({ appId: world.appA.id, settings: {} }).onConflictDoNothing();
   await connectProvider(world.actors.builderA, world.appA.id, "notion");
-  // Gumroad's products, listed with its token (payments connect answers them).
-  void GUMROAD_PRODUCTS;
   return {
     ...world,
     revertApp: { id: revert.id, versionId: kept.versionId!, answerId: kept.answerId },
@@ -596,12 +590,5 @@ describe("the API contract: every operation's example answers as the document de
     const ok = answer.status >= 200 && answer.status < 400;
     if (CANNOT_SUCCEED[name]) return;
     expect(ok, `${name} answered ${answer.status}: ${answer.text.slice(0, 500)}`).toBe(true);
-  });
-
-  afterAll(() => {
-    // The signed-in actors' tokens may have changed under a case (a new password): none here do.
-    void tokenFor;
-    void cookieFor;
-    void createEndUser;
   });
 });

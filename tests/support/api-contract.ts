@@ -148,7 +148,7 @@ export class ContractChecker {
     const where = `${ref.name} answered ${answer.status}`;
     if (!declared) return [`${where}: status not declared (${Object.keys(ref.op.responses).join(", ")})`];
     if (!declared.content) return [];
-    const type = answer.contentType?.split(";")[0]!.trim() ?? "";
+    const type = (answer.contentType ?? "").split(";")[0]!.trim();
     // A declared range (image/*) covers every type of its kind.
     const media = declared.content[type] ?? declared.content[`${type.split("/")[0]}/*`];
     if (!media) {
@@ -170,9 +170,11 @@ export class ContractChecker {
     let v = this.validators.get(key);
     if (!v) {
       const r = ref.op.responses[String(status)] ?? ref.op.responses.default;
+      const media = `content/${pointerPart(type)}/schema`;
+      const own = ref.op.responses[String(status)] ? String(status) : "default";
       const pointer = r?.$ref
-        ? `${r.$ref.replace("#/components/responses/", "#/components/responses/")}/content/${escape(type)}/schema`
-        : `#/paths/${escape(ref.path)}/${ref.method.toLowerCase()}/responses/${ref.op.responses[String(status)] ? status : "default"}/content/${escape(type)}/schema`;
+        ? `${r.$ref}/${media}`
+        : `#/paths/${pointerPart(ref.path)}/${ref.method.toLowerCase()}/responses/${own}/${media}`;
       v = this.ajv.compile({ $ref: `${DOC_ID}${pointer}` });
       this.validators.set(key, v);
     }
@@ -181,7 +183,7 @@ export class ContractChecker {
 }
 
 const DOC_ID = "http://localhost/openapi.json";
-const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerPart = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** The example of an operation's JSON body (the body schema's first example), if it has one. */
 export const exampleOf = (op: Operation): unknown => op.requestBody?.content["application/json"]?.example;
