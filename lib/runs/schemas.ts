@@ -87,37 +87,50 @@ export type MemoriesClearedAnswer = z.infer<typeof MemoriesClearedAnswer>;
 export const RunContextParams = z.object({ appId: z.uuid(), runId: z.uuid() });
 
 /** An excerpt of a data source the model was given; `score` (its search score) only for admins. */
-export type RunExcerpt = { itemId: string; itemName: string; position: number; text: string; score?: number };
+export const RunExcerpt = z.object({
+  itemId: z.string(),
+  itemName: z.string(),
+  position: z.number().int(),
+  text: z.string(),
+  score: z.number().optional(),
+});
+export type RunExcerpt = z.infer<typeof RunExcerpt>;
 
 /** A CSV row the fields' filter conditions selected (smart items filtering), as the model got it. */
-export type RunContextRow = {
-  itemId: string;
-  itemName: string;
-  position: number;
-  data: Record<string, string>;
-};
+export const RunContextRow = z.object({
+  itemId: z.string(),
+  itemName: z.string(),
+  position: z.number().int(),
+  /** The row's cells by column name. */
+  data: z.record(z.string(), z.string()),
+});
+export type RunContextRow = z.infer<typeof RunContextRow>;
 
 /**
  * Why a run shows no excerpts: it is still running (its data is written with its end); it ended
  * before its data was read (or ran before runs kept it); its
  * inputs had no words to search with; the app has no synced data source; nothing matched.
  */
-export type RunContextEmpty =
-  | "running"
-  | "notRecorded"
-  | "noWords"
-  | "noSources"
-  | "nothingMatched"
-  | "noRowsMatched";
+export const RunContextEmpty = z.enum([
+  "running",
+  "notRecorded",
+  "noWords",
+  "noSources",
+  "nothingMatched",
+  "noRowsMatched",
+]);
+export type RunContextEmpty = z.infer<typeof RunContextEmpty>;
 
-export type RunContextAnswer = {
-  runId: string;
+/** GET /api/apps/{appId}/runs/{runId}/context */
+export const RunContextAnswer = z.object({
+  runId: z.uuid(),
   /** How the run was grounded: excerpts (default query method) or rows (smart items filtering). */
-  kind: "chunks" | "rows" | null;
-  excerpts: RunExcerpt[];
-  rows: RunContextRow[];
+  kind: z.enum(["chunks", "rows"]).nullable(),
+  excerpts: z.array(RunExcerpt),
+  rows: z.array(RunContextRow),
   /** Null when there are excerpts or rows to show. */
-  empty: RunContextEmpty | null;
+  empty: RunContextEmpty.nullable(),
   /** The excerpts carry their scores (the reader is an admin). */
-  scores: boolean;
-};
+  scores: z.boolean(),
+});
+export type RunContextAnswer = z.infer<typeof RunContextAnswer>;

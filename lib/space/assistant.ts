@@ -1,12 +1,14 @@
 import "server-only";
+import type { z } from "zod";
 import { findChatAssistant, setChatAssistantStatus } from "@/db/queries/space-chat";
 import type { App } from "@/db/schema";
+import type { ChatAssistantAnswer } from "./schemas";
 
 // The chat assistant of an app (status active or draft, chatAppId). The editor applies
 // a switch optimistically and rolls it back when POST /api/apps/{appId}/chat/activate fails
 // ('Failed to activate chat assistant' / 'Failed to deactivate chat assistant').
 
-export type ChatAssistantState = { chatAppId: string | null; status: "active" | "draft"; isActive: boolean };
+export type ChatAssistantState = z.infer<typeof ChatAssistantAnswer>;
 
 export async function getChatAssistant(app: App): Promise<ChatAssistantState> {
   const row = await findChatAssistant(app.id);

@@ -1,7 +1,14 @@
 import "server-only";
+import type { z } from "zod";
 import type { App } from "@/db/schema";
 import { assertSpaceApp, currentTree } from "./commit";
 import { type AppFileItem, entityNameOf } from "./files";
+import {
+  ACCESS_LEVELS,
+  type EntityAnswer,
+  type EntityField as EntityFieldSchema,
+  type EntityListAnswer,
+} from "./schemas";
 import { filesOf } from "./versions";
 
 // The Database panel of a space app: its entities as the current version defines
@@ -10,31 +17,11 @@ import { filesOf } from "./versions";
 // the panel leaves it out. Access levels are the schema's x-accessControl.permissions, "default
 // creator for both".
 
-export const ACCESS_LEVELS = ["anonymous", "all", "admin", "creator", "none"] as const;
+export { ACCESS_LEVELS };
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
-
-export type EntityField = {
-  /** The property's name; a nested property's is dotted (address.city). */
-  name: string;
-  /** The JSON schema type ("string", "number", "array"...); types of a union joined by " or ". */
-  type: string;
-  format: string | null;
-  enum: string[] | null;
-  /** An array's item type. */
-  items: string | null;
-  required: boolean;
-  /** id, creatorId and createdAt: every row has them. */
-  builtIn: boolean;
-};
-
-export type EntityView = {
-  name: string;
-  path: string;
-  fields: EntityField[];
-  access: { read: AccessLevel; write: AccessLevel };
-};
-
-export type EntityList = { entities: EntityView[] };
+export type EntityField = z.infer<typeof EntityFieldSchema>;
+export type EntityView = z.infer<typeof EntityAnswer>;
+export type EntityList = z.infer<typeof EntityListAnswer>;
 
 const BUILT_IN: EntityField[] = [
   { name: "id", type: "string", format: null, enum: null, items: null, required: true, builtIn: true },

@@ -39,13 +39,27 @@ export const EntityRecordsQuery = z.object({
 });
 export type EntityRecordsQuery = z.infer<typeof EntityRecordsQuery>;
 
-export type EntityRecordView = {
-  id: string;
-  creatorId: string | null;
-  createdAt: string;
-  data: Record<string, unknown>;
-};
-export type EntityRecordPage = { records: EntityRecordView[]; total: number; nextCursor: string | null };
+/** A record of an entity: its built-in fields, and its own as the chat's action wrote them. */
+export const EntityRecordAnswer = z.object({
+  id: z.uuid(),
+  creatorId: z.uuid().nullable(),
+  createdAt: z.iso.datetime(),
+  data: z
+    .record(z.string(), z.unknown())
+    .describe("Free-form JSON: the record's fields as written (the entity's schema does not bind them)"),
+});
+export type EntityRecordView = z.infer<typeof EntityRecordAnswer>;
+
+/** GET .../records: a page of records, newest first, their count, and the next page's `cursor`. */
+export const EntityRecordPageAnswer = z.object({
+  records: z.array(EntityRecordAnswer),
+  total: z.number().int().min(0),
+  nextCursor: EntityRecordsQuery.shape.cursor.unwrap().nullable(),
+});
+export type EntityRecordPage = z.infer<typeof EntityRecordPageAnswer>;
+
+/** DELETE .../records/{recordId} */
+export const RecordDeletedAnswer = z.object({ deleted: z.literal(true) });
 
 const view = (r: EntityRecord): EntityRecordView => ({
   id: r.id,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SPACE_PATH_MAX, VERSIONS_LIST_MAX } from "@/lib/constants";
 import { storableString } from "@/lib/storable-text";
+import { FileChangeStatus, VersionAnswer } from "./schemas";
 
 // Request shapes of one file's version history (the "version history dialog per file"),
 // shared by the routes, the services (lib/space/file-history.ts), the dialog and the tests.
@@ -29,3 +30,28 @@ export type FileHistoryQuery = z.infer<typeof FileHistoryQuery>;
 /** GET /api/apps/{appId}/versions/{versionId}/file?path=: one file of a version. */
 export const VersionFileQuery = z.object({ path: FilePath });
 export type VersionFileQuery = z.infer<typeof VersionFileQuery>;
+
+/** GET /api/apps/{appId}/files/history: a page of the versions that changed one file. */
+export const FileHistoryAnswer = z.object({
+  path: z.string(),
+  /** Newest first. */
+  entries: z.array(z.object({ version: VersionAnswer, change: FileChangeStatus })),
+  hasMore: z.boolean(),
+  /** The `before` of the next page (the oldest number listed), null when there is none. */
+  nextBefore: z.number().int().nullable(),
+});
+export type FileHistoryPage = z.infer<typeof FileHistoryAnswer>;
+export type FileHistoryEntry = FileHistoryPage["entries"][number];
+
+/** GET /api/apps/{appId}/versions/{versionId}/file: one file as a version had it, and as the version before had it. */
+export const FileAtVersionAnswer = z.object({
+  version: VersionAnswer,
+  path: z.string(),
+  /** How this version changed the file; null when it left it as it was. */
+  change: FileChangeStatus.nullable(),
+  /** The file in this version; null when the version has no such file (it deleted it). */
+  content: z.string().nullable(),
+  /** The file in the version before (the parent); null when that one had none. */
+  previousContent: z.string().nullable(),
+});
+export type FileAtVersion = z.infer<typeof FileAtVersionAnswer>;

@@ -1,26 +1,22 @@
 import "server-only";
 import { readBlobs } from "@/db/queries/space-files";
 import { findVersion, listPathChanges, versionPathEntry } from "@/db/queries/space-versions";
-import type { App, FileChangeStatus } from "@/db/schema";
+import type { App } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { assertSpaceApp, currentHead } from "./commit";
-import type { FileHistoryQuery } from "./file-history-schemas";
-import { type VersionSummary, versionSummary } from "./views";
+import type {
+  FileAtVersion,
+  FileHistoryEntry,
+  FileHistoryPage,
+  FileHistoryQuery,
+} from "./file-history-schemas";
+import { versionSummary } from "./views";
 
 // One file's history (the "version history dialog per file"): the versions that added,
 // modified or deleted it, read from their own rows of version_files (never from whole trees), and
 // the file as one version had it, without the version's other files.
 
-export type FileHistoryEntry = { version: VersionSummary; change: FileChangeStatus };
-
-export type FileHistoryPage = {
-  path: string;
-  /** Newest first. */
-  entries: FileHistoryEntry[];
-  hasMore: boolean;
-  /** The `before` of the next page (the oldest number listed), null when there is none. */
-  nextBefore: number | null;
-};
+export type { FileAtVersion, FileHistoryEntry, FileHistoryPage };
 
 /** GET /api/apps/{appId}/files/history: a page of the versions that changed one file. */
 export async function listFileHistory(app: App, query: FileHistoryQuery): Promise<FileHistoryPage> {
@@ -38,17 +34,6 @@ export async function listFileHistory(app: App, query: FileHistoryQuery): Promis
     nextBefore: hasMore ? page.at(-1)!.version.number : null,
   };
 }
-
-export type FileAtVersion = {
-  version: VersionSummary;
-  path: string;
-  /** How this version changed the file; null when it left it as it was. */
-  change: FileChangeStatus | null;
-  /** The file in this version; null when the version has no such file (it deleted it). */
-  content: string | null;
-  /** The file in the version before (the parent); null when that one had none. */
-  previousContent: string | null;
-};
 
 /**
  * GET /api/apps/{appId}/versions/{versionId}/file?path=: one file as a version had it, and as the

@@ -1,4 +1,5 @@
 import "server-only";
+import type { z } from "zod";
 import {
   findChatMessage,
   findLastUserMessage,
@@ -23,7 +24,7 @@ import {
   treeOf,
   withSpaceLock,
 } from "./commit";
-import type { RestoreBody, RevertBody, UndoRestoreBody } from "./schemas";
+import type { RestoreBody, RevertAnswer as RevertAnswerSchema, RevertBody, UndoRestoreBody } from "./schemas";
 import {
   type ChatMessageView,
   chatMessageView,
@@ -170,7 +171,7 @@ async function systemChange(
   };
 }
 
-export type RevertAnswer = { removedMessageIds: string[]; version: VersionSummary };
+export type RevertAnswer = z.infer<typeof RevertAnswerSchema>;
 
 /**
  * POST .../versions/{versionId}/revert: "Reverting to a version removes all later messages".

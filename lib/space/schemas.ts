@@ -10,6 +10,7 @@ import {
 } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import { storableString } from "@/lib/storable-text";
+import { ChatAction, ChatUsage } from "./chat-schemas";
 
 // Request shapes of the space app routes and the changes the chat applies to an app's
 // files, shared by the routes, the services (lib/space), the chat view and the tests.
@@ -121,3 +122,182 @@ export const FileChange = z.discriminatedUnion("type", [
   z.object({ type: z.enum(["add_entity", "edit_entity"]), name: storableString().min(1).max(64), content }),
 ]);
 export type FileChange = z.infer<typeof FileChange>;
+
+// ---- answers (what the routes send, as the client receives it) ----
+
+/** A moment as the answers write it: ISO 8601 in UTC (Date.toISOString). */
+const isoTime = z.iso.datetime();
+const count = z.number().int().min(0);
+
+/** How a version was made (db/schema/space.ts VERSION_KINDS). */
+const VersionKind = z.enum(["chat", "restore", "undo_restore", "edit"]);
+/** How a version changed a file (db/schema/space.ts FILE_CHANGES). */
+export const FileChangeStatus = z.enum(["added", "modified", "deleted"]);
+
+/** "Version: id, timestamp or createdAt, messageId, content, userRequest, description, files, metadata". */
+export const VersionAnswer = z.object({
+  id: z.uuid(),
+  number: z.number().int().min(1),
+  kind: VersionKind,
+  createdAt: isoTime,
+  /** createdAt in milliseconds since the epoch. */
+  timestamp: z.number().int(),
+  messageId: z.uuid().nullable(),
+  parentId: z.uuid().nullable(),
+  userRequest: z.string(),
+  description: z.string(),
+  fileCount: count,
+  isCurrent: z.boolean(),
+  /** How many files it added, modified and deleted; a restore or undo names the version it restored. */
+  metadata: z.object({
+    added: count,
+    modified: count,
+    deleted: count,
+    restoredFromVersionId: z.uuid().optional(),
+  }),
+});
+
+/** A rating of an answer (POST /api/apps/{appId}/rating), also on the message it rates. */
+export const RatingAnswer = z.object({
+  score: z.number().int().min(RATING_MIN).max(RATING_MAX),
+  feedback: z.array(z.string()),
+  comment: z.string().nullable(),
+  createdAt: isoTime,
+});
+
+/** "systemActionInfo (type autofix, restore or undo_restore; restoredVersionDate; revertedFromMessageId)" */
+export const SystemActionInfo = z.object({
+  type: z.enum(["autofix", "restore", "undo_restore"]),
+  restoredVersionDate: isoTime.nullable().optional(),
+  revertedFromMessageId: z.uuid().optional(),
+  restoredVersionId: z.uuid().nullable().optional(),
+});
+
+/**
+ * "annotations[0] with versionId, status (failed marks an error), usage, rating, contextFiles,
+ * contextMetadata, systemActionInfo, discussModeMetadata".
+ */
+export const MessageAnnotation = z.object({
+  versionId: z.uuid().nullable(),
+  /** The number of that version, as the Versions dialog names it ("Version N"). */
+  versionNumber: z.number().int().nullable(),
+  status: z.enum(["streaming", "incomplete", "complete", "truncated", "failed"]),
+  usage: ChatUsage.nullable(),
+  rating: RatingAnswer.nullable(),
+  /** The paths of the app's files the answer's prompt held. */
+  contextFiles: z.array(z.string()).nullable(),
+  contextMetadata: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      "Free-form: how the prompt's files were chosen (retrievedFiles, relevantFiles, belowThresholdFiles...)",
+    ),
+  systemActionInfo: SystemActionInfo.nullable(),
+  discussModeMetadata: z.object({ isDiscussMode: z.boolean() }),
+});
+
+/** "Chat message: id, role, content, parts, experimental_attachments, ..., createdAt, annotations[0]" */
+export const ChatMessageAnswer = z.object({
+  id: z.uuid(),
+  role: z.enum(["user", "assistant"]),
+  kind: z.enum(["message", "restore", "undo_restore", "autofix"]),
+  content: z.string(),
+  parts: z
+    .array(z.looseObject({ type: z.string() }))
+    .describe(
+      "The AI SDK's UI message parts in the order written: text ({ type, text }) and data-action ({ type, id, data: a chat action })",
+    ),
+  experimental_attachments: z
+    .array(z.unknown())
+    .describe("Free-form: the attachments the message was sent with, as sent"),
+  /** The chat actions of an answer. */
+  actions: z.array(ChatAction),
+  /** Why a failed answer failed, when known. */
+  error: z.string().nullable(),
+  createdAt: isoTime,
+  annotations: z.tuple([MessageAnnotation]),
+});
+
+/** GET /api/apps/{appId}/chat/history: a page of messages, oldest first, and whether earlier ones exist. */
+export const HistoryAnswer = z.object({ messages: z.array(ChatMessageAnswer), hasMore: z.boolean() });
+
+/** POST /api/apps/{appId}/chat/activate: the chat assistant's state (chatAppId: the same id every time). */
+export const ChatAssistantAnswer = z.object({
+  chatAppId: z.uuid().nullable(),
+  status: z.enum(["active", "draft"]),
+  isActive: z.boolean(),
+});
+
+/** POST /api/apps/{appId}/rating */
+export const RateAnswer = z.object({ rating: RatingAnswer });
+
+/** GET /api/apps/{id}/versions: "the latest 10 plus the current one with an intermediate count". */
+export const VersionListAnswer = z.object({
+  /** The latest versions, newest first. */
+  versions: z.array(VersionAnswer),
+  /** The current version (also in `versions` when it is one of the latest); null before the first. */
+  current: VersionAnswer.nullable(),
+  /** Versions between the oldest listed and the current one. */
+  intermediateCount: count,
+  total: count,
+});
+
+/** "App file item: name, path, type, content, language, readOnly". */
+export const AppFileAnswer = z.object({
+  id: z.string(),
+  name: z.string(),
+  path: z.string(),
+  type: z.enum([
+    "pages",
+    "components",
+    "services",
+    "functions",
+    "entities",
+    "layout",
+    "globals css",
+    "other",
+  ]),
+  language: z.string(),
+  readOnly: z.boolean(),
+  content: z.string(),
+});
+
+/** GET /api/apps/{id}/versions/{versionId}: the version, its files, and what it changed against its parent. */
+export const VersionDetailAnswer = z.object({
+  version: VersionAnswer,
+  files: z.array(AppFileAnswer),
+  changes: z.array(z.object({ path: z.string(), status: FileChangeStatus })),
+});
+
+/** POST .../restore and .../undo-restore: the restore (or undo) message and the version it made. */
+export const RestoreAnswer = z.object({ messages: z.array(ChatMessageAnswer), version: VersionAnswer });
+
+/** POST .../revert: the messages that left the conversation and the version the app is back at. */
+export const RevertAnswer = z.object({ removedMessageIds: z.array(z.uuid()), version: VersionAnswer });
+
+/** Who may read or write an entity's records: its schema's x-accessControl.permissions ("creator" by default). */
+export const ACCESS_LEVELS = ["anonymous", "all", "admin", "creator", "none"] as const;
+
+export const EntityField = z.object({
+  /** The property's name; a nested property's is dotted (address.city). */
+  name: z.string(),
+  /** The JSON schema type ("string", "number", "array"...); types of a union joined by " or ". */
+  type: z.string(),
+  format: z.string().nullable(),
+  enum: z.array(z.string()).nullable(),
+  /** An array's item type. */
+  items: z.string().nullable(),
+  required: z.boolean(),
+  /** id, creatorId and createdAt: every row has them. */
+  builtIn: z.boolean(),
+});
+
+export const EntityAnswer = z.object({
+  name: z.string(),
+  path: z.string(),
+  fields: z.array(EntityField),
+  access: z.object({ read: z.enum(ACCESS_LEVELS), write: z.enum(ACCESS_LEVELS) }),
+});
+
+/** GET /api/apps/{appId}/entities: the current version's entities but User, by name. */
+export const EntityListAnswer = z.object({ entities: z.array(EntityAnswer) });

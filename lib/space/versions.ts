@@ -1,4 +1,5 @@
 import "server-only";
+import type { z } from "zod";
 import { db, type Executor } from "@/db/client";
 import { type NewBlob, readBlobs } from "@/db/queries/space-files";
 import {
@@ -8,7 +9,7 @@ import {
   listLatestVersions,
   listVersionChanges,
 } from "@/db/queries/space-versions";
-import type { App, FileChangeStatus, Version } from "@/db/schema";
+import type { App, Version } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import {
   assertSpaceApp,
@@ -21,8 +22,8 @@ import {
   withSpaceLock,
 } from "./commit";
 import { type AppFileItem, applyChanges, fileItem, hashContent } from "./files";
-import type { FileChange } from "./schemas";
-import { type VersionSummary, versionSummary } from "./views";
+import type { FileChange, VersionDetailAnswer, VersionListAnswer } from "./schemas";
+import { versionSummary } from "./views";
 
 // Versions of a space app: applying changes (a version of only what changed), reading any
 // version's files, and the version list (the latest 10 and the current one).
@@ -86,15 +87,7 @@ export async function readCurrentFiles(app: App): Promise<AppFileItem[]> {
   return filesOf(app.id, await currentTree(app.id));
 }
 
-export type VersionList = {
-  /** The latest versions, newest first. */
-  versions: VersionSummary[];
-  /** The current version (also in `versions` when it is one of the latest); null before the first. */
-  current: VersionSummary | null;
-  /** "the latest 10 plus the current one with an intermediate count": versions between the two. */
-  intermediateCount: number;
-  total: number;
-};
+export type VersionList = z.infer<typeof VersionListAnswer>;
 
 /** GET /api/apps/{id}/versions: "the latest 10 plus the current one with an intermediate count". */
 export async function listAppVersions(app: App, limit: number): Promise<VersionList> {
@@ -120,12 +113,7 @@ export async function listAppVersions(app: App, limit: number): Promise<VersionL
   };
 }
 
-export type VersionDetail = {
-  version: VersionSummary;
-  files: AppFileItem[];
-  /** "Diff entry: path, status (added, modified, deleted)" against the version it was made from. */
-  changes: { path: string; status: FileChangeStatus }[];
-};
+export type VersionDetail = z.infer<typeof VersionDetailAnswer>;
 
 /** GET /api/apps/{id}/versions/{versionId}: the version's files and metadata. */
 export async function getVersionDetail(app: App, versionId: string): Promise<VersionDetail> {

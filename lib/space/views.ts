@@ -1,30 +1,12 @@
-import type {
-  ChatMessage,
-  ChatMessageKind,
-  ChatMessageStatus,
-  Rating,
-  Version,
-  VersionKind,
-} from "@/db/schema";
+import type { z } from "zod";
+import type { ChatMessage, ChatMessageKind, ChatMessageStatus, Rating, Version } from "@/db/schema";
+import type { RatingAnswer, SystemActionInfo as SystemActionInfoSchema, VersionAnswer } from "./schemas";
 
-// What the space routes answer: versions and chat messages in the shapes clients expect.
+// What the space routes answer: versions and chat messages in the shapes clients expect, typed by
+// their answer schemas (lib/space/schemas.ts). The jsonb columns are read as the code writing them
+// wrote them.
 
-/** "Version: id, timestamp or createdAt, messageId, content, userRequest, description, files, metadata". */
-export type VersionSummary = {
-  id: string;
-  number: number;
-  kind: VersionKind;
-  createdAt: string;
-  timestamp: number;
-  messageId: string | null;
-  parentId: string | null;
-  userRequest: string;
-  description: string;
-  fileCount: number;
-  isCurrent: boolean;
-  /** added, modified, deleted: how many files changed; restoredFromVersionId for a restore or undo. */
-  metadata: Record<string, unknown>;
-};
+export type VersionSummary = z.infer<typeof VersionAnswer>;
 
 export function versionSummary(v: Version, currentId: string | null): VersionSummary {
   return {
@@ -39,19 +21,15 @@ export function versionSummary(v: Version, currentId: string | null): VersionSum
     description: v.description,
     fileCount: v.fileCount,
     isCurrent: v.id === currentId,
-    metadata: v.metadata,
+    metadata: v.metadata as VersionSummary["metadata"],
   };
 }
 
-export type RatingView = { score: number; feedback: string[]; comment: string | null; createdAt: string };
+export type RatingView = z.infer<typeof RatingAnswer>;
+export type SystemActionInfo = z.infer<typeof SystemActionInfoSchema>;
 
-/** "systemActionInfo (type autofix, restore or undo_restore; restoredVersionDate; revertedFromMessageId)" */
-export type SystemActionInfo = {
-  type: "autofix" | "restore" | "undo_restore";
-  restoredVersionDate?: string | null;
-  revertedFromMessageId?: string;
-  restoredVersionId?: string | null;
-};
+// The message types stay looser than their answer schema (ChatMessageAnswer): the chat view reads
+// stored jsonb (parts, actions, usage) defensively, whatever an older answer wrote.
 
 /**
  * "annotations[0] with versionId, status (failed marks an error), usage, rating, contextFiles,

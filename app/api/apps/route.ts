@@ -3,7 +3,10 @@ import { createApp, listApps } from "@/lib/apps/create-app";
 import { AppListAnswer, CreateAppBody, CreatedAppAnswer } from "@/lib/apps/schemas";
 
 // GET /api/apps - the builder's apps, last edited first
-export const GET = route({ auth: "builder", summary: "List your apps", response: AppListAnswer }, ({ session }) => listApps(session));
+export const GET = route(
+  { auth: "builder", summary: "List your apps", response: AppListAnswer },
+  ({ session }) => listApps(session),
+);
 
 // POST /api/apps - create an app; idempotent on the client-made appId
 export const POST = route(

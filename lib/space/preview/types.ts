@@ -1,27 +1,14 @@
+import type { z } from "zod";
+import type { PreviewAnswer as PreviewAnswerSchema, PreviewIssue as PreviewIssueSchema } from "./schemas";
+
 // What the preview of a space app version tells its embedder. Client-safe: the editor's
 // components import these types and constants; nothing here touches the server.
 
-/**
- * "App error: title, details, componentName", and where it came from: the build of the
- * version's files on the server, or the app running in the preview frame.
- */
-export type PreviewIssue = {
-  title: string;
-  details: string;
-  /** The page or component the error belongs to (a file's name without its extension), when known. */
-  componentName: string | null;
-  source: "build" | "runtime";
-};
+/** "App error: title, details, componentName" and its source (PreviewIssue of ./schemas.ts). */
+export type PreviewIssue = z.infer<typeof PreviewIssueSchema>;
 
 /** GET /api/apps/{appId}/versions/{versionId}/preview */
-export type PreviewAnswer = {
-  /** The sandboxed document: load it only in an iframe with `sandbox="allow-scripts allow-forms"`. */
-  url: string;
-  expiresAt: string;
-  versionId: string;
-  versionNumber: number;
-  build: { ok: boolean; cached: boolean; issues: PreviewIssue[] };
-};
+export type PreviewAnswer = z.infer<typeof PreviewAnswerSchema>;
 
 /**
  * The messages the preview frame posts to its parent (`window.parent.postMessage(msg, "*")`): the

@@ -8,7 +8,10 @@ import { AppAnswer, AppIdParams, EditorAppAnswer, SaveAppBody } from "@/lib/apps
 const app = { auth: "builder", params: AppIdParams, app: "edit" } as const;
 
 // GET /api/apps/{appId} - the app with its style, settings and tools, as the editor shows it
-export const GET = route({ ...app, summary: "Get an app for editing", response: EditorAppAnswer }, ({ app }) => loadEditorApp(app));
+export const GET = route(
+  { ...app, summary: "Get an app for editing", response: EditorAppAnswer },
+  ({ app }) => loadEditorApp(app),
+);
 
 // PATCH /api/apps/{appId} - save changed fields at a revision (409 with the current app when it moved on)
 export const PATCH = route(
@@ -24,4 +27,6 @@ export const PATCH = route(
 );
 
 // DELETE /api/apps/{appId} - delete the app, its tools, settings, style and uploads
-export const DELETE = route({ ...app, summary: "Delete an app", response: OkAnswer }, ({ app }) => deleteApp(app));
+export const DELETE = route({ ...app, summary: "Delete an app", response: OkAnswer }, ({ app }) =>
+  deleteApp(app),
+);

@@ -11,6 +11,8 @@ export const POST = route(
     body: ChatSendBody,
     app: "edit",
     cap: "aiPrompt",
+    // 409: another answer of the app is streaming; 429: the plan's AI requests are spent; 503: no model.
+    errors: [409, 429, 503],
     summary:
       "Send a message to a space app's chat assistant (or continue a cut-off answer, or retry the last message): the answer, streamed",
     stream: {

@@ -11,6 +11,7 @@ export const POST = route(
     body: RunBody,
     cap: "aiPrompt",
     summary: "Run a tool: the model's answer, streamed",
+    errors: [401, 402, 403, 404, 429, 502, 503],
     stream: {
       contentType: "text/event-stream",
       description:

@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/route";
 import { AppIdParams } from "@/lib/apps/schemas";
 import { activateChatAssistant } from "@/lib/space/assistant";
-import { ActivateChatBody } from "@/lib/space/schemas";
+import { ActivateChatBody, ChatAssistantAnswer } from "@/lib/space/schemas";
 
 // POST /api/apps/{appId}/chat/activate - switch the app's chat assistant on or off
 export const POST = route(
@@ -11,6 +11,7 @@ export const POST = route(
     body: ActivateChatBody,
     app: "edit",
     summary: "Activate or deactivate the app's chat assistant; answers its chatAppId",
+    response: ChatAssistantAnswer,
   },
   ({ app, body }) => activateChatAssistant(app, body.isActive),
 );

@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/route";
 import { AppIdParams } from "@/lib/apps/schemas";
 import { listChatHistory } from "@/lib/space/chat";
-import { HistoryQuery } from "@/lib/space/schemas";
+import { HistoryAnswer, HistoryQuery } from "@/lib/space/schemas";
 
 // GET /api/apps/{appId}/chat/history?fromMessageId={id}&limit=50 - a page of the conversation before a message
 export const GET = route(
@@ -12,6 +12,7 @@ export const GET = route(
     app: "edit",
     summary:
       "A page of a space app's conversation: the messages before fromMessageId (the latest without it)",
+    response: HistoryAnswer,
   },
   ({ app, query }) => listChatHistory(app, query),
 );

@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/route";
 import { AppIdParams } from "@/lib/apps/schemas";
 import { listFileHistory } from "@/lib/space/file-history";
-import { FileHistoryQuery } from "@/lib/space/file-history-schemas";
+import { FileHistoryAnswer, FileHistoryQuery } from "@/lib/space/file-history-schemas";
 
 // GET /api/apps/{appId}/files/history?path=&before=&limit=50 - the versions that changed one file, newest first
 export const GET = route(
@@ -12,6 +12,7 @@ export const GET = route(
     app: "edit",
     summary:
       "The versions of a space app that added, modified or deleted one file, newest first, a page before a version number",
+    response: FileHistoryAnswer,
   },
   ({ app, query }) => listFileHistory(app, query),
 );

@@ -1,5 +1,5 @@
 import { route } from "@/lib/api/route";
-import { VersionParams } from "@/lib/space/schemas";
+import { VersionDetailAnswer, VersionParams } from "@/lib/space/schemas";
 import { getVersionDetail } from "@/lib/space/versions";
 
 // GET /api/apps/{appId}/versions/{versionId} - a version's files, metadata and changes
@@ -9,6 +9,7 @@ export const GET = route(
     params: VersionParams,
     app: "edit",
     summary: "A version's files and metadata, and what it changed",
+    response: VersionDetailAnswer,
   },
   ({ app, params }) => getVersionDetail(app, params.versionId),
 );

@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/route";
 import { getFileAtVersion } from "@/lib/space/file-history";
-import { VersionFileQuery } from "@/lib/space/file-history-schemas";
+import { FileAtVersionAnswer, VersionFileQuery } from "@/lib/space/file-history-schemas";
 import { VersionParams } from "@/lib/space/schemas";
 
 // GET /api/apps/{appId}/versions/{versionId}/file?path= - one file as a version had it, and as the version before had it
@@ -12,6 +12,7 @@ export const GET = route(
     app: "edit",
     summary:
       "One file of a version (null when the version deleted it) and the same file in the version before",
+    response: FileAtVersionAnswer,
   },
   ({ app, params, query }) => getFileAtVersion(app, params.versionId, query.path),
 );

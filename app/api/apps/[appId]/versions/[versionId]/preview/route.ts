@@ -1,5 +1,5 @@
 import { route } from "@/lib/api/route";
-import { PreviewParams } from "@/lib/space/preview/schemas";
+import { PreviewAnswer, PreviewParams } from "@/lib/space/preview/schemas";
 import { openVersionPreview } from "@/lib/space/preview/service";
 
 // GET /api/apps/{appId}/versions/{versionId}/preview - builds a version (or `current`) and answers a short-lived link to its sandboxed preview
@@ -10,6 +10,7 @@ export const GET = route(
     app: "edit",
     summary:
       "Builds a version's preview (versionId or `current`) and answers a short-lived signed link to it",
+    response: PreviewAnswer,
   },
   ({ app, params }) => openVersionPreview(app, params.versionId),
 );
