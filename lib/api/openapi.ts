@@ -5,7 +5,7 @@ import { logError } from "@/lib/log";
 import pkg from "@/package.json";
 import { BODY_CAPS } from "./body-caps";
 import { TAG_DESCRIPTIONS } from "./openapi-tags";
-import { type AuthMode, ROUTE_META, type RouteMeta } from "./route";
+import { type AuthMode, ROUTE_META, type RouteMeta, SAFE_METHODS } from "./route";
 
 // The OpenAPI 3.1 document of /api (GET /api/openapi.json). Every operation is read from the
 // route modules themselves: the options their route() wrapper validates with (ROUTE_META), their
@@ -142,8 +142,6 @@ function securitySchemes() {
 }
 
 const SECURITY = [{ bearerAuth: [] }, { sessionCookie: [] }];
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const LOCATION = { Location: { description: "Where the redirect goes", schema: { type: "string" } } };
 

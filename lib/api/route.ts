@@ -106,7 +106,8 @@ export type Ctx<A extends AuthMode, Q, B, P> = {
   requestId: string;
 };
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Methods that change nothing: a cookie from another site may make them. */
+export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Wraps a route handler: session, authorization, zod validation, error mapping. */
 export function route<
