@@ -51,7 +51,12 @@ export const ChatAction = z.object({
   /** partial_edit, once complete. */
   edits: z.array(z.object({ find: z.string(), replace: z.string() })).optional(),
   /** import_entities / request_secrets / insert_entity_records: the body parsed, when it is JSON. */
-  data: z.unknown().optional(),
+  data: z
+    .unknown()
+    .optional()
+    .describe(
+      "Free-form JSON: the action's body as the model wrote it (entities to import, secrets to ask for, records)",
+    ),
   /** add_entity / edit_entity: the schema's x-accessControl.permissions. */
   permissions: z.object({ read: z.string(), write: z.string() }).nullable().optional(),
   status: ChatActionStatus,

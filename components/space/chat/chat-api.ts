@@ -1,6 +1,7 @@
 "use client";
 
 import { apiFetch } from "@/components/auth/api-client";
+import type { ChatAssistantState } from "@/lib/space/assistant";
 import type { RatingBody } from "@/lib/space/schemas";
 import type { VersionDetail } from "@/lib/space/versions";
 import type { ChatMessageView, RatingView, VersionSummary } from "@/lib/space/views";
@@ -8,12 +9,11 @@ import type { ChatMessageView, RatingView, VersionSummary } from "@/lib/space/vi
 // The calls of the space app chat view, typed by the shapes the routes answer
 // (lib/space/views.ts, imported for its types only: the module stays on the server).
 
-export type { ChatMessageView, RatingView, VersionDetail, VersionSummary };
+export type { ChatAssistantState, ChatMessageView, RatingView, VersionDetail, VersionSummary };
 
 export type HistoryPage = { messages: ChatMessageView[]; hasMore: boolean };
 export type RestoreAnswer = { messages: ChatMessageView[]; version: VersionSummary };
 export type RevertAnswer = { removedMessageIds: string[]; version: VersionSummary };
-export type ChatAssistantState = { chatAppId: string | null; status: "active" | "draft"; isActive: boolean };
 
 const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}`;
 
