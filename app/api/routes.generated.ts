@@ -482,7 +482,8 @@ export const apiRoutes: ApiRoute[] = [
         summary: "Where the caller's own sale stands (pending, paid, ...)",
       },
       POST: {
-        summary: "A Stripe Checkout Session for { planId, interval }; answers { url }",
+        summary:
+          "For { planId, interval }: a Stripe Checkout page, or the switch of the running subscription (first the question to confirm, then the change under way)",
       },
     },
     load: () => import("@/app/api/billing/checkout/route"),

@@ -3,7 +3,8 @@ import { createCheckout, getSaleStatus } from "@/lib/billing/checkout";
 import { CheckoutRequest, SaleQuery, SaleStatusAnswer } from "@/lib/billing/schemas";
 import { CheckoutAnswer } from "@/lib/plans/schemas";
 
-// POST /api/billing/checkout - a Stripe Checkout Session for { planId, interval }; answers { url }
+// POST /api/billing/checkout - for { planId, interval }: a Stripe Checkout page, or the switch of the
+// running subscription (first the question to confirm, then the change under way)
 export const POST = route(
   // 409 ALREADY_ON_PLAN: the running subscription already has this price; 503: payments not configured
   { auth: "builder", body: CheckoutRequest, response: CheckoutAnswer, errors: [409, 503] },
