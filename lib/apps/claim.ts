@@ -10,6 +10,7 @@ import { safeEqual } from "@/lib/security/codes-crypto";
 import { isUuid } from "./access";
 import { requireAccount } from "./create-app";
 import { loadSettings } from "./editor-app";
+import type { ClaimedAppAnswer, ClaimInvitationAnswer } from "./schemas";
 
 // Claim invitations ("The claim feature lets a customer claim a published app by
 // invitation"). The code is the invitation's id and a MAC of it: nothing secret is stored, the
@@ -23,7 +24,7 @@ const codeOf = (id: string) => `${id}.${mac(id)}`;
 export const claimPath = (code: string) => `/claim/${encodeURIComponent(code)}`;
 
 /** GET /api/apps/{appId}/settings/claimInvitation: inviteLink and claimCode. */
-export async function getClaimInvitation(session: Session, app: App) {
+export async function getClaimInvitation(session: Session, app: App): Promise<ClaimInvitationAnswer> {
   const account = requireAccount(session);
   if (app.status !== "active") throw new AppError("BAD_REQUEST", "inviteNotPublished", "APP_NOT_PUBLISHED");
   if (!(await loadSettings(app.id)).appSettings.isClaimable) {
@@ -45,7 +46,7 @@ export async function findInvitation(code: string) {
 }
 
 /** POST /api/apps/claim: the signed-in builder becomes the app's owner; the code is spent. */
-export async function claimApp(session: Session, claimCode: string) {
+export async function claimApp(session: Session, claimCode: string): Promise<ClaimedAppAnswer> {
   const account = requireAccount(session);
   const found = await findInvitation(claimCode);
   if (!found || !(await loadSettings(found.app.id)).appSettings.isClaimable) {

@@ -3,7 +3,7 @@ import { findAppById, insertAppIfMissing, listAppsByOwner } from "@/db/queries/a
 import type { Session } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { appView } from "./editor-app";
-import { AppContent, type CreateAppBody } from "./schemas";
+import { AppContent, type AppListAnswer, type CreateAppBody, type CreatedAppAnswer } from "./schemas";
 
 /** The builder's account: apps belong to it. A builder without one has not finished signing up. */
 export function requireAccount(session: Session) {
@@ -15,7 +15,7 @@ export function requireAccount(session: Session) {
  * POST /api/apps. The client makes the app's id, so a retried create (a lost answer, a double
  * click) makes one app: the second call answers the app the first one made.
  */
-export async function createApp(session: Session, body: CreateAppBody) {
+export async function createApp(session: Session, body: CreateAppBody): Promise<CreatedAppAnswer> {
   const account = requireAccount(session);
   const content = AppContent.parse({ ...(body.appType === "generated" ? body.genApp : body.app) });
   const type = body.appType;
@@ -35,7 +35,7 @@ export async function createApp(session: Session, body: CreateAppBody) {
 }
 
 /** GET /api/apps: the builder's apps, last edited first. */
-export async function listApps(session: Session) {
+export async function listApps(session: Session): Promise<AppListAnswer> {
   const account = requireAccount(session);
   const rows = await listAppsByOwner(account.accountId);
   return {

@@ -9,6 +9,8 @@ import {
   AppSettings,
   AppStyle,
   type EditorAppAnswer,
+  type SettingsAnswer,
+  type StyleAnswer,
   type ToolAnswer,
   ToolContent,
 } from "./schemas";
@@ -55,12 +57,12 @@ export function appView(app: App): AppAnswer {
   };
 }
 
-export async function loadStyle(appId: string) {
+export async function loadStyle(appId: string): Promise<StyleAnswer> {
   const row = await findAppStyle(appId);
   return { revision: row?.revision ?? 0, appStyle: AppStyle.parse(row?.style ?? presetStyle("light")) };
 }
 
-export async function loadSettings(appId: string) {
+export async function loadSettings(appId: string): Promise<SettingsAnswer> {
   const row = await findAppSettings(appId);
   return { revision: row?.revision ?? 0, appSettings: AppSettings.parse(row?.settings ?? {}) };
 }

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { ownerPlan } from "@/lib/plans/owner-plan";
 import { appView, loadSettings } from "./editor-app";
 import { checkContent, type FieldRuleContext, normalizeField, type RuleError } from "./field-rules";
-import { AppContent, type AppContentPatch, type SaveAppBody } from "./schemas";
+import { type AppAnswer, AppContent, type AppContentPatch, type SaveAppBody } from "./schemas";
 
 /** The rule context of an app being edited by this caller. */
 export async function fieldRuleContext(session: Session, app: App): Promise<FieldRuleContext> {
@@ -46,7 +46,7 @@ export function applyContentPatch(
  * (another tab, another admin), nothing is written and the answer (409) carries the current
  * version, so the editor can show both and let the builder choose.
  */
-export async function saveApp(session: Session, app: App, body: SaveAppBody) {
+export async function saveApp(session: Session, app: App, body: SaveAppBody): Promise<AppAnswer> {
   if (body.baseRevision !== app.revision) throw conflict(app);
   const current = AppContent.parse(app.content);
   // Most saves are texts: the field rules (and the plan and settings they read) only matter

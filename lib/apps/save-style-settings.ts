@@ -9,7 +9,7 @@ import { loadSettings, loadStyle } from "./editor-app";
 import { checkCategoryName } from "./field-rules";
 import { weeklyBelowDaily } from "./run-limits";
 import { ruleFailure } from "./save-app";
-import { AppSettings, AppStyle } from "./schemas";
+import { AppSettings, AppStyle, type SettingsAnswer, type StyleAnswer } from "./schemas";
 import { ADMIN_ONLY_SETTING_LABELS, isAdminOnlySetting } from "./setting-roles";
 
 // Style and settings are "saved as separate records", each at the revision the
@@ -25,7 +25,7 @@ export async function saveStyle(
   session: Session,
   app: App,
   body: { baseRevision: number; appStyle: Partial<AppStyle> },
-) {
+): Promise<StyleAnswer> {
   const current = await loadStyle(app.id);
   if (current.revision !== body.baseRevision) throw conflict("saveConflict", { style: current });
   if (!isAdmin(session) && changed(current.appStyle, body.appStyle).includes("hideBuildAI")) {
@@ -47,7 +47,7 @@ export async function saveSettings(
   session: Session,
   app: App,
   body: { baseRevision: number; appSettings: Partial<AppSettings> },
-) {
+): Promise<SettingsAnswer> {
   await assertMaySaveSettings(session, app);
   const current = await loadSettings(app.id);
   if (current.revision !== body.baseRevision) throw conflict("saveConflict", { settings: current });

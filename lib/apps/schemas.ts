@@ -314,11 +314,14 @@ export type AppAnswer = z.infer<typeof AppAnswer>;
 
 /** POST /api/apps: the app, and whether this call made it (false: a retry answering the first call's app). */
 export const CreatedAppAnswer = AppAnswer.extend({ created: z.boolean() });
+export type CreatedAppAnswer = z.infer<typeof CreatedAppAnswer>;
 
 /** POST /api/apps/{appId}/style: the style saved and its revision (0: never saved). */
 export const StyleAnswer = z.object({ revision, appStyle: AppStyle });
+export type StyleAnswer = z.infer<typeof StyleAnswer>;
 /** POST /api/apps/{appId}/settings: the settings saved and their revision (0: never saved). */
 export const SettingsAnswer = z.object({ revision, appSettings: AppSettings });
+export type SettingsAnswer = z.infer<typeof SettingsAnswer>;
 
 /** GET /api/apps/{appId}: everything the editor shows. */
 export const EditorAppAnswer = AppAnswer.extend({
@@ -346,12 +349,16 @@ export const AppListAnswer = z.object({
     }),
   ),
 });
+export type AppListAnswer = z.infer<typeof AppListAnswer>;
 
 /** PUT /api/apps/{appId}/tools/order: the tools in their new order. */
 export const ToolListAnswer = z.object({ tools: z.array(ToolAnswer) });
+export type ToolListAnswer = z.infer<typeof ToolListAnswer>;
 
 /** GET /api/apps/{appId}/settings/claimInvitation */
 export const ClaimInvitationAnswer = z.object({ inviteLink: z.url(), claimCode: z.string().min(1) });
+export type ClaimInvitationAnswer = z.infer<typeof ClaimInvitationAnswer>;
 
 /** POST /api/apps/claim: the app the caller now owns. */
 export const ClaimedAppAnswer = z.object({ appId: z.uuid(), header: z.string() });
+export type ClaimedAppAnswer = z.infer<typeof ClaimedAppAnswer>;

@@ -20,7 +20,7 @@ import { deleteToolUploads } from "@/lib/uploads/upload-image";
 import { toolView } from "./editor-app";
 import { checkContent, checkToolPath, normalizeField } from "./field-rules";
 import { fieldRuleContext, ruleFailure } from "./save-app";
-import { ToolContent } from "./schemas";
+import { type ToolAnswer, ToolContent, type ToolListAnswer } from "./schemas";
 
 // The tools of a generated app: unique paths of letters, numbers and dashes; a
 // header before activation; at most the plan's tools per app, and live tools per account.
@@ -46,7 +46,7 @@ async function requireTool(app: App, toolId: string): Promise<Tool> {
 }
 
 /** POST /api/apps/{appId}/tools: a draft tool at the end of the list. */
-export async function createTool(app: App, body: { title: string; path: string }) {
+export async function createTool(app: App, body: { title: string; path: string }): Promise<ToolAnswer> {
   assertGenerated(app);
   const { caps } = await ownerPlan(app.ownerAccountId);
   const existing = await listTools(app.id);
@@ -97,7 +97,7 @@ export async function saveTool(
   app: App,
   toolId: string,
   body: { baseRevision: number; tool: ToolPatch },
-) {
+): Promise<ToolAnswer> {
   assertGenerated(app);
   const tool = await requireTool(app, toolId);
   if (tool.revision !== body.baseRevision) throw conflict(tool);
@@ -165,7 +165,7 @@ export async function deleteTool(app: App, toolId: string) {
 }
 
 /** PUT /api/apps/{appId}/tools/order: the tools in the order given (unknown ids are refused). */
-export async function reorderTools(app: App, toolIds: string[]) {
+export async function reorderTools(app: App, toolIds: string[]): Promise<ToolListAnswer> {
   const tools = await listTools(app.id);
   const known = new Set(tools.map((t) => t.id));
   if (
