@@ -1,10 +1,14 @@
 import "server-only";
 import { BEARER_TOKEN_TTL_S } from "@/lib/constants";
+import type { BearerTokenAnswer } from "./schemas";
 import type { Session } from "./session";
 import { encodeBearerToken, type SessionClaims } from "./session-token";
 
 /** A bearer token for a session: an hour, but never past the session's absolute end. */
-export async function issueBearerToken(claims: SessionClaims, sessionEndsAt: Date) {
+export async function issueBearerToken(
+  claims: SessionClaims,
+  sessionEndsAt: Date,
+): Promise<BearerTokenAnswer> {
   const ttlS = Math.min(BEARER_TOKEN_TTL_S, Math.floor((sessionEndsAt.getTime() - Date.now()) / 1000));
   return {
     token: await encodeBearerToken(claims, ttlS),

@@ -11,6 +11,7 @@ import { queueAuthMail, queueAuthNotice } from "@/lib/queue/enqueue";
 import { hashSecret, randomToken } from "@/lib/security/codes-crypto";
 import { assertMailSendAllowed, reserveEmailChangeAttempt } from "@/lib/security/rate-limit";
 import { userWithCurrentPassword } from "./current-password";
+import type { EmailAnswer, SentAnswer } from "./schemas";
 import type { Session } from "./session";
 
 const inUse = () => new AppError("CONFLICT", "emailInUse", "auth/email-already-exists");
@@ -20,7 +21,7 @@ export async function requestEmailChange(
   session: Session,
   input: { newEmail: string; currentPassword: string },
   ip: string,
-): Promise<{ sent: true }> {
+): Promise<SentAnswer> {
   const newEmail = normalizeEmail(input.newEmail);
   if (!isValidEmail(newEmail)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
   const user = await userWithCurrentPassword(session.userId, input.currentPassword, ip);
@@ -55,7 +56,7 @@ export async function deliverEmailChangeMail(job: { userId: string; newEmail: st
 export async function completeEmailChange(input: {
   newEmail: string;
   oobCode: string;
-}): Promise<{ email: string }> {
+}): Promise<EmailAnswer> {
   const newEmail = normalizeEmail(input.newEmail);
   const code = await consumeAuthCodeByToken("change_email", hashSecret(input.oobCode));
   const user = code?.userId ? await findUserById(code.userId) : undefined;

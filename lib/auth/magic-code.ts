@@ -24,6 +24,7 @@ import { assertMailSendAllowed, reserveCodeAttempt } from "@/lib/security/rate-l
 import { safeRedirectPath } from "@/lib/security/redirects";
 import { createCustomToken } from "./custom-token";
 import { markAddressProven } from "./prove-address";
+import type { CustomTokenAnswer, MagicLinkSignInAnswer, SentAnswer } from "./schemas";
 
 /**
  * Mails a 6-digit code and a sign-in link for an app. Older codes stay valid until they expire
@@ -33,7 +34,7 @@ export async function sendMagicCode(
   appId: string,
   input: { email: string; continueUrl?: string },
   ip: string,
-) {
+): Promise<SentAnswer> {
   const app = await requirePublishedApp(appId);
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) throw new AppError("BAD_REQUEST", "magicEmailInvalid", "auth/invalid-email");
@@ -71,7 +72,11 @@ const invalidCode = () => new AppError("BAD_REQUEST", "otpInvalid", "INVALID_COD
  * code. The attempt is reserved on the codes before comparing, so a burst of guesses never gets
  * more than five compared. Answers a custom token for sign-in.
  */
-export async function validateOtp(appId: string, input: { email: string; otp: string }, ip: string) {
+export async function validateOtp(
+  appId: string,
+  input: { email: string; otp: string },
+  ip: string,
+): Promise<CustomTokenAnswer> {
   const app = await requirePublishedApp(appId);
   const email = normalizeEmail(input.email);
   const attempt = await reserveCodeAttempt(ip);
@@ -93,7 +98,7 @@ export async function validateOtp(appId: string, input: { email: string; otp: st
 }
 
 /** The emailed link: signs in once, then continues where the user was going. */
-export async function signInWithMagicLink(oobCode: string) {
+export async function signInWithMagicLink(oobCode: string): Promise<MagicLinkSignInAnswer> {
   const code = await consumeAuthCodeByToken("magic_code", hashSecret(oobCode));
   if (!code?.tenantId || code.attempts >= MAGIC_CODE_MAX_ATTEMPTS) {
     throw new AppError("BAD_REQUEST", "magicLinkInvalid", "auth/invalid-action-code");
@@ -105,10 +110,11 @@ export async function signInWithMagicLink(oobCode: string) {
   };
 }
 
-async function signInAnswer(proven: { user: User; passwordRemoved: boolean }) {
+async function signInAnswer(proven: { user: User; passwordRemoved: boolean }): Promise<CustomTokenAnswer> {
   return {
     customToken: await createCustomToken(proven.user),
-    tenantId: proven.user.tenantId,
+    // An end user of the app (endUserFor found them by it), so never a builder's null.
+    tenantId: proven.user.tenantId!,
     // Shown after sign-in when a password set before the address was proven had to go.
     ...(proven.passwordRemoved ? { notice: messages.passwordRemovedAfterProof } : {}),
   };

@@ -21,6 +21,7 @@ import { hashSecret, randomToken } from "@/lib/security/codes-crypto";
 import { assertMailSendAllowed } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
 import { hashPassword, isWeakPassword } from "./password";
+import type { ContinueAnswer, EmailAnswer, SentAnswer } from "./schemas";
 
 export type SendResetInput = { email: string; mainAppId?: string | null; continueUrl?: string };
 
@@ -28,7 +29,7 @@ export type SendResetInput = { email: string; mainAppId?: string | null; continu
  * Asks for a reset link. The answer, and the work behind it, are the same whether or not the
  * email has an account: one job is queued, and the job finds out (deliverResetMail).
  */
-export async function sendResetPasswordEmail(input: SendResetInput, ip: string): Promise<{ sent: true }> {
+export async function sendResetPasswordEmail(input: SendResetInput, ip: string): Promise<SentAnswer> {
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
   const tenantId = await tenantOf(input.mainAppId);
@@ -59,7 +60,7 @@ export async function deliverResetMail(job: { email: string; tenantId: string | 
 const invalidLink = () => new AppError("BAD_REQUEST", "resetLinkInvalid", "auth/invalid-action-code");
 
 /** Tells whether a reset link can still be used (the form is shown only then). */
-export async function checkResetCode(oobCode: string): Promise<{ email: string }> {
+export async function checkResetCode(oobCode: string): Promise<EmailAnswer> {
   const code = await findLiveAuthCodeByToken("reset_password", hashSecret(oobCode));
   if (!code) throw invalidLink();
   return { email: code.email };
@@ -69,7 +70,7 @@ export async function checkResetCode(oobCode: string): Promise<{ email: string }
 export async function resetPassword(input: {
   oobCode: string;
   newPassword: string;
-}): Promise<{ continueUrl: string }> {
+}): Promise<ContinueAnswer> {
   if (isWeakPassword(input.newPassword)) {
     throw new AppError("BAD_REQUEST", "resetPasswordTooWeak", "auth/weak-password");
   }

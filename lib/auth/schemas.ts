@@ -93,21 +93,27 @@ export const ChangePasswordBody = z.object({ currentPassword: password, newPassw
 
 /** A mail was queued (the same answer whether or not the address has an account). */
 export const SentAnswer = z.object({ sent: z.literal(true) });
+export type SentAnswer = z.infer<typeof SentAnswer>;
 
 /** The address a link belongs to (a usable reset link), or the address an account now has. */
 export const EmailAnswer = z.object({ email: z.string() });
+export type EmailAnswer = z.infer<typeof EmailAnswer>;
 
 /** Where the page goes next: a path of this site (or its origin's URL) checked against open redirects. */
 export const ContinueAnswer = z.object({ continueUrl: z.string() });
+export type ContinueAnswer = z.infer<typeof ContinueAnswer>;
 
 /** POST /api/identity/send-verification-email: nothing was sent when the address is already verified. */
 export const VerificationSentAnswer = z.object({ alreadyVerified: z.boolean() });
+export type VerificationSentAnswer = z.infer<typeof VerificationSentAnswer>;
 
 /** POST /api/identity/verify-email */
 export const VerifyEmailAnswer = ContinueAnswer.extend({ alreadyVerified: z.boolean() });
+export type VerifyEmailAnswer = z.infer<typeof VerifyEmailAnswer>;
 
 /** POST /api/identity/sign-up */
 export const SignUpAnswer = z.object({ userId: z.uuid() });
+export type SignUpAnswer = z.infer<typeof SignUpAnswer>;
 
 /** A bearer token (sign-in of an API client, or its refresh), for `Authorization: Bearer`. */
 export const BearerTokenAnswer = z.object({
@@ -126,9 +132,11 @@ export const CustomTokenAnswer = z.object({
   /** Shown after sign-in when a password set before the address was proven had to go. */
   notice: z.string().optional(),
 });
+export type CustomTokenAnswer = z.infer<typeof CustomTokenAnswer>;
 
 /** POST /api/identity/sign-in-with-magic-link: the custom token, and where the user was going. */
 export const MagicLinkSignInAnswer = CustomTokenAnswer.extend({ continueUrl: z.string() });
+export type MagicLinkSignInAnswer = z.infer<typeof MagicLinkSignInAnswer>;
 
 /** GET /api/identity/sessions: this device first, then the others by their last use. */
 export const SessionsAnswer = z.object({

@@ -6,6 +6,7 @@ import type { User } from "@/db/schema";
 import { SESSION_ABSOLUTE_S, SESSION_IDLE_S } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
 import { claimsFor } from "./claims";
+import type { SessionsAnswer } from "./schemas";
 import { findLiveSession, type Session } from "./session";
 import type { SessionClaims } from "./session-token";
 
@@ -54,7 +55,7 @@ export async function endSession(claims: Partial<SessionClaims> | null | undefin
 }
 
 /** The signed-in user's live sessions, for the settings page. */
-export async function listSessions(session: Session) {
+export async function listSessions(session: Session): Promise<SessionsAnswer> {
   const rows = await listLiveSessions(session.userId, new Date(Date.now() - SESSION_IDLE_S * 1000));
   // This device first, then the others by their last use.
   const ordered = [...rows].sort(

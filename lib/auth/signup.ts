@@ -5,6 +5,7 @@ import { isValidEmail, normalizeEmail } from "@/lib/email/address";
 import { AppError } from "@/lib/errors";
 import { reserveSignupAttempt } from "@/lib/security/rate-limit";
 import { hashPassword, isWeakPassword } from "./password";
+import type { SignUpAnswer } from "./schemas";
 
 export type SignUpInput = { email: string; password: string; appId?: string };
 
@@ -12,7 +13,7 @@ export type SignUpInput = { email: string; password: string; appId?: string };
  * Creates a user with a password. The verification mail is sent by /auth/verifyEmail, where
  * proxy.ts sends every unverified builder (POST /api/identity/send-verification-email).
  */
-export async function signUp(input: SignUpInput, ip: string) {
+export async function signUp(input: SignUpInput, ip: string): Promise<SignUpAnswer> {
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) throw new AppError("BAD_REQUEST", "emailInvalid", "auth/invalid-email");
   if (isWeakPassword(input.password))

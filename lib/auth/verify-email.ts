@@ -12,13 +12,14 @@ import { queueAuthMail } from "@/lib/queue/enqueue";
 import { hashSecret, randomToken } from "@/lib/security/codes-crypto";
 import { assertMailSendAllowed } from "@/lib/security/rate-limit";
 import { safeRedirectPath } from "@/lib/security/redirects";
+import type { VerificationSentAnswer, VerifyEmailAnswer } from "./schemas";
 
 /** Queues the verification mail of a signed-in user whose address is not verified yet. */
 export async function sendVerificationEmail(
   user: Pick<User, "id" | "email" | "emailVerifiedAt">,
   opts: { continueUrl?: string },
   ip: string,
-): Promise<{ alreadyVerified: boolean }> {
+): Promise<VerificationSentAnswer> {
   if (user.emailVerifiedAt) return { alreadyVerified: true };
   await assertMailSendAllowed("verify", user.email, ip);
   const continueUrl = safeRedirectPath(opts.continueUrl, appOrigin());
@@ -56,9 +57,7 @@ export async function sendVerificationEmailFor(userId: string, opts: { continueU
  * Applies a verification link once; answers where to continue. Opened again (used, or even
  * expired since) for an address that is verified by now, it says so and continues the same way.
  */
-export async function applyVerifyEmail(
-  oobCode: string,
-): Promise<{ continueUrl: string; alreadyVerified: boolean }> {
+export async function applyVerifyEmail(oobCode: string): Promise<VerifyEmailAnswer> {
   const tokenHash = hashSecret(oobCode);
   const fresh = await consumeAuthCodeByToken("verify_email", tokenHash);
   const code = fresh ?? (await findAuthCodeByToken("verify_email", tokenHash));

@@ -18,6 +18,7 @@ import {
 import { ConnectionLostError, saveConnection, withAccessToken } from "./connections";
 import { driveAuthorizeUrl, driveExchangeCode, driveListFiles } from "./google-drive";
 import { notionAuthorizeUrl, notionExchangeCode, notionListFiles } from "./notion";
+import type { ConnectorFilesAnswer, ConnectorTokensAnswer } from "./schemas";
 import { signConnectState, verifyConnectState } from "./state";
 import { openToken } from "./token-crypto";
 
@@ -30,7 +31,7 @@ const named = (provider: IntegrationProvider) => ({ provider: PROVIDER_NAMES[pro
 const editorUrl = (appId: string) => `${appOrigin()}/build/app/${appId}`;
 
 /** GET /api/integrations/fetchCarbonTokens?appId=: what the dialog needs to offer the connectors. */
-export async function connectorTokens(session: Session, app: App) {
+export async function connectorTokens(session: Session, app: App): Promise<ConnectorTokensAnswer> {
   const { caps } = await ownerPlan(app.ownerAccountId);
   // `app: "edit"` let the caller through, so the caller has an account.
   const { token, expiresAt } = await signConnectState({
@@ -48,10 +49,7 @@ export async function connectorTokens(session: Session, app: App) {
         { configured, missingEnv, connected: connected.has(p), accountName: connected.get(p) ?? null },
       ];
     }),
-  ) as Record<
-    IntegrationProvider,
-    { configured: boolean; missingEnv: string[]; connected: boolean; accountName: string | null }
-  >;
+  ) as ConnectorTokensAnswer["connectors"];
   return {
     accessToken: token,
     expiresAt: expiresAt.toISOString(),
@@ -195,7 +193,11 @@ export async function connectorCallback(
 }
 
 /** GET /api/integrations/{provider}/files?appId=&q=: the picker's list, through the owner's connection. */
-export async function listConnectorFiles(app: App, provider: IntegrationProvider, query: string) {
+export async function listConnectorFiles(
+  app: App,
+  provider: IntegrationProvider,
+  query: string,
+): Promise<ConnectorFilesAnswer> {
   try {
     const files = await withAccessToken(app.ownerAccountId, provider, (token) =>
       provider === "notion" ? notionListFiles(token, query) : driveListFiles(token, query),

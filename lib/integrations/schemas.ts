@@ -82,6 +82,7 @@ export const ConnectorFileAnswer = z.object({
 
 /** GET /api/integrations/{provider}/files */
 export const ConnectorFilesAnswer = z.object({ files: z.array(ConnectorFileAnswer) });
+export type ConnectorFilesAnswer = z.infer<typeof ConnectorFilesAnswer>;
 
 /** A connector in the dialog: set up on this server (else the variables to set), and connected by the app's owner. */
 const ConnectorState = z.object({
@@ -104,3 +105,4 @@ export const ConnectorTokensAnswer = z.object({
   }),
   connectors: z.record(ConnectorProvider, ConnectorState),
 });
+export type ConnectorTokensAnswer = z.infer<typeof ConnectorTokensAnswer>;
