@@ -41,5 +41,6 @@ export const AdminBuilderParams = z.object({ accountId: z.uuid() });
 /** PATCH /api/admin/builders/{accountId}: what to change, at least one of the two. */
 export const AdminBuilderPatch = z
   .object({ plan: AdminPlanSchema.optional(), isAdmin: z.boolean().optional() })
-  .refine((b) => b.plan !== undefined || b.isAdmin !== undefined, { error: messages.invalidInput });
+  .refine((b) => b.plan !== undefined || b.isAdmin !== undefined, { error: messages.invalidInput })
+  .meta({ examples: [{ plan: "explorer" }] });
 export type AdminBuilderPatch = z.infer<typeof AdminBuilderPatch>;

@@ -4,7 +4,8 @@ import { sessionCookieName } from "@/lib/auth/session-token";
 import { logError } from "@/lib/log";
 import pkg from "@/package.json";
 import { BODY_CAPS } from "./body-caps";
-import { type AuthMode, ROUTE_META, type RouteMeta } from "./route";
+import { TAG_DESCRIPTIONS } from "./openapi-tags";
+import { type AuthMode, ROUTE_META, type RouteMeta, SAFE_METHODS } from "./route";
 
 // The OpenAPI 3.1 document of /api (GET /api/openapi.json). Every operation is read from the
 // route modules themselves: the options their route() wrapper validates with (ROUTE_META), their
@@ -19,8 +20,19 @@ export type OpenApiDocument = {
   info: { title: string; version: string; description: string };
   paths: Record<string, Record<string, Operation>>;
   components: Record<string, Record<string, unknown>>;
-  tags: { name: string }[];
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
 };
+
+/** GET /api/openapi.json: the document's outline, as its route answers it (every part is JSON). */
+export const OpenApiDocumentAnswer = z.object({
+  openapi: z.literal("3.1.0"),
+  info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
+  servers: z.array(z.object({ url: z.string(), description: z.string() })),
+  paths: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))),
+  components: z.record(z.string(), z.record(z.string(), z.unknown())),
+  tags: z.array(z.object({ name: z.string(), description: z.string() })),
+});
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
@@ -44,6 +56,34 @@ const WHO: Record<AuthMode, string> = {
 const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
 const errorResponse = (description: string) => ({ description, content: errorContent });
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+/** The shared error answers, by status: what each means wherever it is answered. */
+const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: {
+    name: "BadRequest",
+    description: "The input is not valid (INVALID_INPUT lists the issues), or the request was refused",
+  },
+  401: { name: "Unauthenticated", description: "No session, or it has ended" },
+  402: { name: "PaymentRequired", description: "The end user has no active membership of the app" },
+  403: {
+    name: "Forbidden",
+    description:
+      "The caller may not do this (another kind of user, a plan that does not allow it, a cookie sent from another site)",
+  },
+  404: { name: "NotFound", description: "No such thing, or not one the caller may see" },
+  409: { name: "Conflict", description: "The state changed under the request (e.g. a save lost to another)" },
+  413: { name: "PayloadTooLarge", description: "The body is over this route's size limit" },
+  429: { name: "TooManyRequests", description: "Rate limited, or too many attempts: try again later" },
+  500: {
+    name: "InternalError",
+    description: "An unexpected error of the server (logged with the request id)",
+  },
+  502: {
+    name: "BadGateway",
+    description: "An outside service (the model provider, say) failed or answered nonsense",
+  },
+  503: { name: "NotConfigured", description: "A service this route needs is not configured on this server" },
+};
 
 const COMPONENTS = {
   schemas: {
@@ -75,19 +115,13 @@ const COMPONENTS = {
       },
     },
   },
-  responses: {
-    BadRequest: errorResponse(
-      "The input is not valid (INVALID_INPUT lists the issues), or the request was refused",
-    ),
-    Unauthenticated: errorResponse("No session, or it has ended"),
-    Forbidden: errorResponse("The session may not call this route"),
-    NotFound: errorResponse("No such app, or not one the caller may edit"),
-    PayloadTooLarge: errorResponse("The body is over this route's size limit"),
-    Error: errorResponse(
-      "Any other error, e.g. 409 when a save lost to another, 429 when rate limited, 503 when a service is not configured",
-    ),
-  },
+  responses: Object.fromEntries(
+    Object.values(ERROR_RESPONSES).map(({ name, description }) => [name, errorResponse(description)]),
+  ),
 };
+
+/** The shared error answer of a status (components.responses). */
+const errorRef = (status: number) => ref(ERROR_RESPONSES[status]!.name);
 
 function securitySchemes() {
   return {
@@ -108,6 +142,8 @@ function securitySchemes() {
 }
 
 const SECURITY = [{ bearerAuth: [] }, { sessionCookie: [] }];
+
+const LOCATION = { Location: { description: "Where the redirect goes", schema: { type: "string" } } };
 
 /** The result of building: the document, and what could not be described (empty when all is well). */
 export type OpenApiBuild = { document: OpenApiDocument; problems: string[] };
@@ -184,7 +220,7 @@ export async function buildOpenApi(sources: Source[]): Promise<OpenApiBuild> {
         op = {
           summary: `${method} ${source.path}`,
           tags: [tagOf(source.path)],
-          responses: { default: ref("Error") },
+          responses: { 500: errorRef(500) },
         };
       }
       op.operationId = uniqueId(operationId(method, source.path), operationIds);
@@ -209,15 +245,30 @@ export async function buildOpenApi(sources: Source[]): Promise<OpenApiBuild> {
   const document: OpenApiDocument = {
     openapi: "3.1.0",
     info: { title: pkg.name, version: pkg.version, description: infoDescription(excluded) },
+    servers: [{ url: "/", description: "The server that serves this document" }],
     paths: sortedPaths,
     components: {
       schemas: { ...COMPONENTS.schemas, ...schemas.components },
-      responses: COMPONENTS.responses,
+      // Only the shared answers some operation refers to.
+      responses: usedResponses(sortedPaths),
       securitySchemes: securitySchemes(),
     },
-    tags: tags.sort().map((name) => ({ name })),
+    tags: tags.sort().map((name) => {
+      const description = TAG_DESCRIPTIONS[name];
+      if (!description) problems.push(`tag ${name}: no description in lib/api/openapi-tags.ts`);
+      return { name, description: description ?? name };
+    }),
   };
   return { document, problems };
+}
+
+function usedResponses(paths: OpenApiDocument["paths"]): Record<string, unknown> {
+  const text = JSON.stringify(paths);
+  return Object.fromEntries(
+    Object.entries(COMPONENTS.responses).filter(([name]) =>
+      text.includes(`"#/components/responses/${name}"`),
+    ),
+  );
 }
 
 function infoDescription(excluded: string[]): string {
@@ -228,7 +279,8 @@ function infoDescription(excluded: string[]): string {
       "for an email and password, and POST /api/identity/token a fresh one before it expires (an hour). The session " +
       "cookie of the site is accepted as well; a request it authenticates must come from the site itself.",
     "",
-    "Errors answer `{ error: { code, message } }` (components.schemas.Error) with their HTTP status.",
+    "Errors answer `{ error: { code, message } }` (components.schemas.Error) with their HTTP status; each " +
+      "operation lists the statuses it can answer.",
     ...(excluded.length ? ["", "Not described here, deliberately:", ...excluded.map((e) => `- ${e}`)] : []),
   ].join("\n");
 }
@@ -264,31 +316,68 @@ function routeOperation(
   let requestBody: Record<string, unknown> | undefined;
   if (meta.body) {
     const { schema, root } = schemas.convert(meta.body, `${base}Body`, `${where} body`);
+    // The schema's first example (zod's `.meta({ examples })`) is the request's example too.
+    const example = Array.isArray(root.examples) ? root.examples[0] : undefined;
     requestBody = {
       required: Array.isArray(root.required) && root.required.length > 0,
       description: `JSON, at most ${cap} bytes`,
-      content: { "application/json": { schema } },
+      content: { "application/json": { schema, ...(example !== undefined ? { example } : {}) } },
     };
-  } else if (meta.raw) {
+  } else if (meta.upload?.length || meta.raw) {
+    // A file's bytes (or a signed payload), read unparsed: binary content of its media types.
+    const types = meta.upload?.length ? meta.upload : ["application/octet-stream"];
     requestBody = {
       required: true,
-      description: `The body's bytes, read unparsed (e.g. a signed payload), at most ${cap} bytes`,
-      content: { "application/octet-stream": {} },
+      description: meta.upload?.length
+        ? `The file's bytes, at most ${cap} bytes`
+        : `The body's bytes, read unparsed (e.g. a signed payload), at most ${cap} bytes`,
+      content: Object.fromEntries(
+        types.map((type) => [type, { schema: { type: "string", format: "binary", contentMediaType: type } }]),
+      ),
     };
   }
-  const hasInput = Boolean(meta.params || meta.query || meta.body || meta.raw);
+  const hasInput = Boolean(meta.params || meta.query || requestBody);
+  const success: Record<string, unknown> = {};
+  if (meta.response) {
+    const { schema } = schemas.convert(meta.response, `${base}Answer`, `${where} response`, "output");
+    success["application/json"] = { schema };
+  }
+  if (meta.stream) success[meta.stream.contentType] = { schema: { type: "string" } };
+  // A route that only redirects (to a provider's consent page) has no 200.
+  const onlyRedirects = !meta.response && !meta.stream && Object.keys(meta.redirects ?? {}).length > 0;
+  if (!meta.response && !meta.stream && !onlyRedirects) {
+    schemas.problems.push(
+      `${where}: no success answer declared (route option \`response\`, \`stream\` or \`redirects\`)`,
+    );
+    success["application/json"] = { schema: {} };
+  }
+  // Every status the operation can answer: those the wrapper derives from the route's options,
+  // those its handler declares (`errors`), and 500 for the unexpected.
+  const statuses = new Set<number>(meta.errors ?? []);
+  if (hasInput) statuses.add(400);
+  if (meta.auth !== "public") {
+    statuses.add(401);
+    statuses.add(403);
+  } else if (!SAFE_METHODS.has(method)) {
+    // A session cookie sent from another site is refused on any mutation, public ones too.
+    statuses.add(403);
+  }
+  if (meta.app) statuses.add(404);
+  if (requestBody) statuses.add(413);
+  statuses.add(500);
   const responses: Record<string, unknown> = {
-    200: meta.stream
-      ? {
-          description: meta.stream.description,
-          content: { [meta.stream.contentType]: { schema: { type: "string" } } },
-        }
-      : { description: "Success", content: { "application/json": { schema: {} } } },
-    ...(hasInput ? { 400: ref("BadRequest") } : {}),
-    ...(meta.auth !== "public" ? { 401: ref("Unauthenticated"), 403: ref("Forbidden") } : {}),
-    ...(meta.app ? { 404: ref("NotFound") } : {}),
-    ...(requestBody ? { 413: ref("PayloadTooLarge") } : {}),
-    default: ref("Error"),
+    ...(onlyRedirects
+      ? {}
+      : { 200: { description: meta.stream ? meta.stream.description : "Success", content: success } }),
+    ...Object.fromEntries(
+      Object.entries(meta.redirects ?? {}).map(([status, description]) => [
+        status,
+        status === "304" ? { description } : { description, headers: LOCATION },
+      ]),
+    ),
+    ...Object.fromEntries(
+      [...statuses].sort((x, y) => x - y).map((status) => [String(status), errorRef(status)]),
+    ),
   };
   const docs = source.docs[method];
   const who = [
@@ -304,7 +393,7 @@ function routeOperation(
     description: [docs?.description, who].filter(Boolean).join("\n\n"),
     tags: [tagOf(source.path)],
     "x-auth": meta.auth,
-    ...(meta.auth !== "public" ? { security: SECURITY } : {}),
+    security: meta.auth === "public" ? [] : SECURITY,
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,
@@ -325,6 +414,7 @@ function previewDocumentOperation(path: string): Operation {
       "errors are JSON: 403 PREVIEW_LINK_INVALID / PREVIEW_LINK_EXPIRED, 404 when the version is gone.",
     tags: [tagOf(path)],
     "x-auth": "public",
+    security: [],
     parameters: [
       {
         name: "token",
@@ -338,6 +428,7 @@ function previewDocumentOperation(path: string): Operation {
       "200": { description: "The preview page", content: { "text/html": { schema: { type: "string" } } } },
       "403": errorResponse("No, a forged, an expired, or another version's token"),
       "404": errorResponse("The version does not exist any more"),
+      "500": errorRef(500),
     },
   };
 }
@@ -371,6 +462,7 @@ function authJsOperation(method: string, path: string): Operation {
     description: d.description,
     tags: [tagOf(path)],
     "x-auth": "public",
+    security: [],
     parameters: [
       {
         name: "nextauth",
@@ -398,10 +490,20 @@ function authJsOperation(method: string, path: string): Operation {
         }
       : {}),
     responses: {
-      200: { description: "JSON (session, csrf, providers) or a page" },
-      302: { description: "A redirect (sign-in, callbacks, sign-out; errors go to /login?error=...)" },
-      ...(method === "POST" ? { 413: ref("PayloadTooLarge") } : {}),
-      default: ref("Error"),
+      200: {
+        description: "JSON (session, csrf, providers) or a page",
+        content: { "application/json": { schema: {} }, "text/html": { schema: { type: "string" } } },
+      },
+      302: {
+        description: "A redirect (sign-in, callbacks, sign-out; errors go to /login?error=...)",
+        headers: LOCATION,
+      },
+      400: {
+        description: "Not an Auth.js action (Auth.js's own answer, not the Error shape)",
+        content: { "text/plain": { schema: { type: "string" } }, "application/json": { schema: {} } },
+      },
+      ...(method === "POST" ? { 413: errorRef(413) } : {}),
+      500: errorRef(500),
     },
   };
 }
@@ -493,22 +595,28 @@ const rank = (k: string) => (FIELD_ORDER.includes(k) ? FIELD_ORDER.indexOf(k) : 
  * Converts zod schemas to the JSON Schema of OpenAPI 3.1 (draft 2020-12) and keeps what they
  * share: definitions zod emits (`$defs`: recursive parts, schemas with a registered `id`) become
  * components.schemas, and their `$ref`s point there, as a reference inside the document resolves
- * from the document's root. The input side is converted (what a client sends: before transforms
- * and defaults); what JSON Schema cannot say (a transform's function, a date object) becomes `{}`,
+ * from the document's root. An input is converted on its input side (what a client sends: before
+ * transforms and defaults), an answer on its output side (what the client receives: an object
+ * lists all its fields and no others); what JSON Schema cannot say (a transform's function, a date object) becomes `{}`,
  * so no schema can break the document. A schema zod still refuses is reported and left open.
  */
 class SchemaStore {
   readonly components: Record<string, JsonSchema> = {};
 
-  constructor(private readonly problems: string[]) {}
+  constructor(readonly problems: string[]) {}
 
   /** `schema`: what to put in the document (a $ref when the root refers to itself); `root`: the schema itself. */
-  convert(zodSchema: z.ZodType, name: string, where: string): { schema: JsonSchema; root: JsonSchema } {
+  convert(
+    zodSchema: z.ZodType,
+    name: string,
+    where: string,
+    io: "input" | "output" = "input",
+  ): { schema: JsonSchema; root: JsonSchema } {
     let json: JsonSchema;
     try {
       json = z.toJSONSchema(zodSchema, {
         target: "draft-2020-12",
-        io: "input",
+        io,
         unrepresentable: "any",
       }) as JsonSchema;
     } catch (err) {
@@ -532,7 +640,7 @@ class SchemaStore {
           else out[k] = v;
         } else out[k] = rewrite(v);
       }
-      return out;
+      return withKeyProperties(out);
     };
     for (const [id, def] of Object.entries(defs))
       this.components[names.get(id)!] = rewrite(def) as JsonSchema;
@@ -560,4 +668,16 @@ class SchemaStore {
     for (let n = 2; this.components[candidate] || candidate === "Error"; n++) candidate = `${name}${n}`;
     return candidate;
   }
+}
+
+/**
+ * A record over a closed set of keys (zod's `z.record(z.enum([...]), v)`) converts to `required`
+ * keys with no `properties`; each key is named a property of the value's schema, so a reader
+ * (and a linter) sees where the required keys are described.
+ */
+function withKeyProperties(node: Record<string, unknown>): Record<string, unknown> {
+  const required = node.required;
+  const values = node.additionalProperties;
+  if (!Array.isArray(required) || node.properties || !values || typeof values !== "object") return node;
+  return { ...node, properties: Object.fromEntries(required.map((key) => [key, values])) };
 }

@@ -64,6 +64,11 @@ type Options<Q, B, P> = {
   errors?: readonly ErrorStatus[];
   /** The body is a file's bytes of these media types (an upload), read unparsed by the service. */
   upload?: readonly string[];
+  /**
+   * Answers of the 3xx class the handler gives, each described for the API document: a redirect
+   * (302 to a provider's consent page), 304 when the client's copy is current.
+   */
+  redirects?: Partial<Record<301 | 302 | 303 | 304 | 307 | 308, string>>;
 };
 
 /** A status an error answer may have (lib/errors.ts maps each kind to one). */
@@ -84,6 +89,7 @@ export type RouteMeta = Pick<
   | "response"
   | "errors"
   | "upload"
+  | "redirects"
 >;
 export const ROUTE_META = Symbol.for("builder.routeMeta");
 
@@ -107,7 +113,8 @@ export type Ctx<A extends AuthMode, Q, B, P> = {
   requestId: string;
 };
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Methods that change nothing: a cookie from another site may make them. */
+export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Wraps a route handler: session, authorization, zod validation, error mapping. */
 export function route<

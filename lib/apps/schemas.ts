@@ -213,47 +213,72 @@ export const CreateAppBody = z
     (b) =>
       (b.app?.appBuilderVersion ?? b.genApp?.appBuilderVersion ?? APP_BUILDER_VERSION) ===
       APP_BUILDER_VERSION,
-  );
+  )
+  .meta({
+    examples: [
+      {
+        appId: "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11",
+        appType: "tool",
+        app: { header: "My recipe helper", appBuilderVersion: 4 },
+      },
+    ],
+  });
 export type CreateAppBody = z.infer<typeof CreateAppBody>;
 
 /** A save names the revision it was based on; an older one is answered 409 with the current. */
-export const SaveAppBody = z.object({
-  baseRevision: z.number().int().min(1),
-  app: AppContentPatch,
-});
+export const SaveAppBody = z
+  .object({
+    baseRevision: z.number().int().min(1),
+    app: AppContentPatch,
+  })
+  .meta({ examples: [{ baseRevision: 1, app: { header: "My recipe helper" } }] });
 export type SaveAppBody = z.infer<typeof SaveAppBody>;
 
-export const SaveStyleBody = z.object({
-  baseRevision: z.number().int().min(0),
-  appStyle: patchOf(AppStyle),
-});
-export const SaveSettingsBody = z.object({
-  baseRevision: z.number().int().min(0),
-  appSettings: patchOf(AppSettings),
+export const SaveStyleBody = z
+  .object({
+    baseRevision: z.number().int().min(0),
+    appStyle: patchOf(AppStyle),
+  })
+  .meta({ examples: [{ baseRevision: 1, appStyle: { styleName: "dark" } }] });
+export const SaveSettingsBody = z
+  .object({
+    baseRevision: z.number().int().min(0),
+    appSettings: patchOf(AppSettings),
+  })
+  .meta({ examples: [{ baseRevision: 1, appSettings: { dailyUserLimit: 5 } }] });
+
+export const PublishBody = z
+  .object({ status: z.enum(["active", "draft"]) })
+  .meta({ examples: [{ status: "active" }] });
+
+export const CreateToolBody = z
+  .object({
+    title: text().default(""),
+    path: storableString().max(TOOL_PATH_MAX),
+  })
+  .meta({ examples: [{ title: "Summarize a text", path: "summarize" }] });
+export const SaveToolBody = z
+  .object({
+    baseRevision: z.number().int().min(1),
+    tool: z
+      .object({
+        title: text(),
+        path: storableString().max(TOOL_PATH_MAX),
+        imageUrl: imageUrl.nullable(),
+        status: z.enum(["active", "draft"]),
+        content: patchOf(ToolContent),
+      })
+      .partial()
+      .strict(),
+  })
+  .meta({ examples: [{ baseRevision: 1, tool: { title: "Summarize a text" } }] });
+export const ReorderToolsBody = z.object({ toolIds: z.array(z.uuid()).max(FIELDS_HARD_MAX * 4) }).meta({
+  examples: [{ toolIds: ["8a9d0e2f-1b3c-4d5e-8f7a-6b5c4d3e2f10", "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11"] }],
 });
 
-export const PublishBody = z.object({ status: z.enum(["active", "draft"]) });
-
-export const CreateToolBody = z.object({
-  title: text().default(""),
-  path: storableString().max(TOOL_PATH_MAX),
-});
-export const SaveToolBody = z.object({
-  baseRevision: z.number().int().min(1),
-  tool: z
-    .object({
-      title: text(),
-      path: storableString().max(TOOL_PATH_MAX),
-      imageUrl: imageUrl.nullable(),
-      status: z.enum(["active", "draft"]),
-      content: patchOf(ToolContent),
-    })
-    .partial()
-    .strict(),
-});
-export const ReorderToolsBody = z.object({ toolIds: z.array(z.uuid()).max(FIELDS_HARD_MAX * 4) });
-
-export const ClaimBody = z.object({ claimCode: storableString().min(1).max(200) });
+export const ClaimBody = z
+  .object({ claimCode: storableString().min(1).max(200) })
+  .meta({ examples: [{ claimCode: "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11.signature-of-the-invitation" }] });
 
 // ---- answers (what the routes send, as the client receives it) ----
 

@@ -6,12 +6,14 @@ import { storableString } from "@/lib/storable-text";
 // the route accepts any plan name so that an unknown one gets its own clear message.
 
 /** POST /api/billing/checkout */
-export const CheckoutRequest = z.object({
-  planId: storableString().trim().min(1).max(64),
-  interval: BillingInterval,
-  /** The builder confirmed switching the subscription that runs (prorated). */
-  confirmChange: z.boolean().optional(),
-});
+export const CheckoutRequest = z
+  .object({
+    planId: storableString().trim().min(1).max(64),
+    interval: BillingInterval,
+    /** The builder confirmed switching the subscription that runs (prorated). */
+    confirmChange: z.boolean().optional(),
+  })
+  .meta({ examples: [{ planId: "explorer", interval: "monthly" }] });
 export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
 
 /** GET /api/billing/checkout?sale_id= */

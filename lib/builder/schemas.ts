@@ -33,7 +33,8 @@ export const MagicCreateBody = z
     /** Field names the editor holds (unsaved ones included), also kept unique. */
     existingNames: z.array(storableString().max(FIELD_NAME_MAX)).max(MAGIC_EXISTING_NAMES_MAX).default([]),
   })
-  .refine((b) => !b.toolId || b.appId, { path: ["toolId"], message: "toolId needs appId" });
+  .refine((b) => !b.toolId || b.appId, { path: ["toolId"], message: "toolId needs appId" })
+  .meta({ examples: [{ input: "Favourite colour", magicType: "field", prompt: "", existingNames: [] }] });
 export type MagicCreateBody = z.infer<typeof MagicCreateBody>;
 
 /** The field the model made, with every rule applied: the editor adds it as it is. */

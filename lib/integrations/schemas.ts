@@ -60,7 +60,9 @@ export const ConnectorItem = z.discriminatedUnion("source", [
 ]);
 export type ConnectorItem = z.infer<typeof ConnectorItem>;
 
-export const IngestMetadataBody = z.object({ contextItems: z.array(ConnectorItem).min(1).max(50) });
+export const IngestMetadataBody = z
+  .object({ contextItems: z.array(ConnectorItem).min(1).max(50) })
+  .meta({ examples: [{ contextItems: [{ source: "web scraper", url: "https://example.com/docs" }] }] });
 
 export const IngestMetadataQuery = z.object({
   appId: z.uuid(),

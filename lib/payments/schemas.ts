@@ -29,7 +29,9 @@ export const ProductsQuery = z.object({
  * products were listed with when it is a new one; without it the saved token is used (changing
  * the product or resyncing a connected app).
  */
-export const ConnectBody = z.object({ productId, accessToken: token.optional() });
+export const ConnectBody = z
+  .object({ productId, accessToken: token.optional() })
+  .meta({ examples: [{ productId: "qQn8x6VYtLcMH2uLJ5Tf9A==" }] });
 export type ConnectBody = z.infer<typeof ConnectBody>;
 
 export const PaymentProduct = z.object({ id: storableString(), name: storableString() });

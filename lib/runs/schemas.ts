@@ -20,12 +20,14 @@ export const RunInputValue = z.union([
 export type RunInputValue = z.infer<typeof RunInputValue>;
 
 /** POST /api/apps/{appId}/run */
-export const RunBody = z.object({
-  /** A tool of a generated app; omitted (or null) for a single-tool app. */
-  toolId: z.uuid().nullish(),
-  /** Field name -> value; "input" is the main input. Unknown names are ignored. */
-  inputs: z.record(storableString().max(FIELD_NAME_MAX), RunInputValue).default({}),
-});
+export const RunBody = z
+  .object({
+    /** A tool of a generated app; omitted (or null) for a single-tool app. */
+    toolId: z.uuid().nullish(),
+    /** Field name -> value; "input" is the main input. Unknown names are ignored. */
+    inputs: z.record(storableString().max(FIELD_NAME_MAX), RunInputValue).default({}),
+  })
+  .meta({ examples: [{ toolId: null, inputs: { input: "A short poem about the sea" } }] });
 export type RunBody = z.infer<typeof RunBody>;
 
 /** The 429 of a reached limit carries this beside `error`. */

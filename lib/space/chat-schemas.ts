@@ -95,7 +95,8 @@ export const ChatSendBody = z
     {
       message: "Send exactly one of text, continue or retryMessageId",
     },
-  );
+  )
+  .meta({ examples: [{ text: "Add a page that lists my notes" }] });
 export type ChatSendBody = z.infer<typeof ChatSendBody>;
 
 export const ChatAnswerStatus = z.enum(["streaming", "complete", "truncated", "incomplete", "failed"]);

@@ -47,30 +47,47 @@ export const VersionsQuery = z.object({
 });
 
 /** POST .../versions/{versionId}/restore: "Restoring a version needs a message id". */
-export const RestoreBody = z.object({ messageId: z.uuid({ error: messages.restoreNeedsMessage }) });
+export const RestoreBody = z
+  .object({ messageId: z.uuid({ error: messages.restoreNeedsMessage }) })
+  .meta({ examples: [{ messageId: "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11" }] });
 export type RestoreBody = z.infer<typeof RestoreBody>;
 
 /** POST .../versions/{versionId}/undo-restore: the restore message to undo. */
-export const UndoRestoreBody = z.object({ messageId: z.uuid() });
+export const UndoRestoreBody = z
+  .object({ messageId: z.uuid() })
+  .meta({ examples: [{ messageId: "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11" }] });
 export type UndoRestoreBody = z.infer<typeof UndoRestoreBody>;
 
 /**
  * POST .../versions/{versionId}/revert (our path; the spec names the action, not its call): back
  * to the version of `messageId`, removing the later messages, which needs `confirm` when any.
  */
-export const RevertBody = z.object({ messageId: z.uuid(), confirm: z.boolean().default(false) });
+export const RevertBody = z
+  .object({ messageId: z.uuid(), confirm: z.boolean().default(false) })
+  .meta({ examples: [{ messageId: "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11", confirm: true }] });
 export type RevertBody = z.infer<typeof RevertBody>;
 
 /** POST /api/apps/{appId}/rating: messageId, score, feedback, comment. */
-export const RatingBody = z.object({
-  messageId: z.uuid(),
-  score: z.number().int().min(RATING_MIN).max(RATING_MAX),
-  feedback: z
-    .array(storableString().max(100))
-    .max(RATING_POSITIVE_REASONS.length + RATING_PROBLEM_REASONS.length)
-    .default([]),
-  comment: storableString().max(RATING_COMMENT_MAX).nullish(),
-});
+export const RatingBody = z
+  .object({
+    messageId: z.uuid(),
+    score: z.number().int().min(RATING_MIN).max(RATING_MAX),
+    feedback: z
+      .array(storableString().max(100))
+      .max(RATING_POSITIVE_REASONS.length + RATING_PROBLEM_REASONS.length)
+      .default([]),
+    comment: storableString().max(RATING_COMMENT_MAX).nullish(),
+  })
+  .meta({
+    examples: [
+      {
+        messageId: "3f2b8c1e-6d4a-4b7e-9a1c-2e5f7d9b0c11",
+        score: 5,
+        feedback: [],
+        comment: "Just what I asked for",
+      },
+    ],
+  });
 export type RatingBody = z.infer<typeof RatingBody>;
 
 /** GET /api/apps/{appId}/chat/history?fromMessageId={id}&limit=50: the page before that message. */
@@ -81,7 +98,7 @@ export const HistoryQuery = z.object({
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 /** POST /api/apps/{appId}/chat/activate: isActive. */
-export const ActivateChatBody = z.object({ isActive: z.boolean() });
+export const ActivateChatBody = z.object({ isActive: z.boolean() }).meta({ examples: [{ isActive: true }] });
 
 // ---- changes to an app's files (the chat actions that write files) ----
 

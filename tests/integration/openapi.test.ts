@@ -185,12 +185,32 @@ describe("the OpenAPI document", () => {
     expect(schema.properties.email!.maxLength).toBeGreaterThan(0);
     expect(schema.required).toEqual(expect.arrayContaining(["email", "password"]));
     expect(schema.required).not.toContain("appId");
-    // Public: no credential needed; input and a body, so 400 and 413 can happen, 401 cannot.
-    expect(op.security).toBeUndefined();
-    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "413", "default"]));
+    // Public: no credential needed; input and a body, so 400 and 413 can happen, 401 cannot; a
+    // cookie from another site is refused (403); 500 is the unexpected, never a catch-all default.
+    expect(op.security).toEqual([]);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "403", "413", "500"]));
     expect(op.responses["401"]).toBeUndefined();
+    expect(op.responses.default).toBeUndefined();
+    // The body schema's example (zod's .meta({ examples })) is the request's example.
+    expect(op.requestBody!.content["application/json"]).toMatchObject({
+      example: { email: expect.stringContaining("@"), password: expect.any(String) },
+    });
     // The summary comes from the comment above the handler when the route gives none.
     expect(op.summary).toMatch(/^Create a user with email and password/);
+  });
+
+  it("has an example for every JSON request body", () => {
+    const without = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => {
+          const json = (op as Op).requestBody?.content["application/json"] as
+            | { example?: unknown }
+            | undefined;
+          return json && json.example === undefined;
+        })
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(without, "add .meta({ examples: [...] }) to these body schemas").toEqual([]);
   });
 
   it("has a route's path and query parameters, and who may call it", () => {
@@ -224,11 +244,17 @@ describe("the OpenAPI document", () => {
 
   it("describes raw bodies, Auth.js and itself", () => {
     const stripe = opOf(doc, "/api/webhooks/stripe", "POST")!;
-    expect(Object.keys(stripe.requestBody!.content)).toEqual(["application/octet-stream"]);
+    expect(stripe.requestBody!.content).toEqual({
+      "application/octet-stream": {
+        schema: { type: "string", format: "binary", contentMediaType: "application/octet-stream" },
+      },
+    });
+    expect(stripe.security).toEqual([]);
 
     for (const method of ["GET", "POST"]) {
       const authJs = opOf(doc, "/api/auth/{nextauth}", method)!;
       expect(authJs.summary).toMatch(/^Auth\.js endpoints/);
+      expect(authJs.security).toEqual([]);
       expect(authJs.parameters).toEqual([
         expect.objectContaining({ name: "nextauth", in: "path", required: true }),
       ]);
@@ -236,7 +262,7 @@ describe("the OpenAPI document", () => {
 
     const self = opOf(doc, "/api/openapi.json", "GET")!;
     expect(self.summary).toBe("This API's OpenAPI 3.1 document");
-    expect(self.security).toBeUndefined();
+    expect(self.security).toEqual([]);
   });
 
   it("is served at GET /api/openapi.json, built once", async () => {
@@ -269,6 +295,8 @@ describe("schemas JSON Schema cannot fully say", () => {
   });
   const Shared = z.object({ label: z.string() }).meta({ id: "OpenApiTestShared" });
   const ok = async () => ({});
+  // An answer: its output side (a default is always there; no other field may be).
+  const Answer = z.object({ id: z.string(), state: z.string().default("new") });
 
   const sources = [
     {
@@ -290,15 +318,36 @@ describe("schemas JSON Schema cannot fully say", () => {
               tree: Node,
               shared: Shared,
             }),
+            response: Answer,
           },
           ok,
         ),
+        // No success answer declared: reported.
         PUT: route({ auth: "user", body: Node }, ok),
-        PATCH: route({ auth: "user", body: z.object({ shared: Shared }) }, ok),
+        PATCH: route(
+          {
+            auth: "user",
+            body: z.object({ shared: Shared }).meta({ examples: [{ shared: { label: "An example" } }] }),
+            response: Answer,
+            errors: [409, 429],
+          },
+          ok,
+        ),
         DELETE: route(
           {
             auth: "user",
             body: z.object({ a: z.string().meta({ id: "Twice" }), b: z.number().meta({ id: "Twice" }) }),
+            response: Answer,
+          },
+          ok,
+        ),
+        OPTIONS: route(
+          {
+            auth: "public",
+            params: z.object({ thingId: z.string() }),
+            upload: ["image/png", "image/jpeg"],
+            response: Answer,
+            redirects: { 302: "To the stored copy", 304: "The client's copy is current" },
           },
           ok,
         ),
@@ -310,7 +359,10 @@ describe("schemas JSON Schema cannot fully say", () => {
       path: "/api/pages/{segments}",
       docs: {},
       load: async () => ({
-        GET: route({ auth: "public", params: z.object({ segments: z.array(z.string()).min(1) }) }, ok),
+        GET: route(
+          { auth: "public", params: z.object({ segments: z.array(z.string()).min(1) }), response: Answer },
+          ok,
+        ),
       }),
     },
     {
@@ -332,8 +384,12 @@ describe("schemas JSON Schema cannot fully say", () => {
   it("never break the document; what cannot be described is reported", () => {
     expect(problems).toEqual([
       expect.stringMatching(/^GET \/api\/things\/\{thingId\} .*not wrapped in route\(\)/),
+      expect.stringMatching(/^PUT \/api\/things\/\{thingId\} .*no success answer declared/),
       expect.stringMatching(/^DELETE \/api\/things\/\{thingId\} .*body: zod cannot convert it/),
       expect.stringMatching(/^app\/api\/broken\/route\.ts: cannot be imported/),
+      // Every tag has a description (lib/api/openapi-tags.ts).
+      "tag pages: no description in lib/api/openapi-tags.ts",
+      "tag things: no description in lib/api/openapi-tags.ts",
     ]);
     expect(validityProblems(doc)).toEqual([]);
   });
@@ -353,7 +409,7 @@ describe("schemas JSON Schema cannot fully say", () => {
       expect.objectContaining({ name: "limit", in: "query", required: false }),
     ]);
     // An app route: its owner only, anybody else gets 404.
-    expect(Object.keys(post.responses)).toEqual(["200", "400", "401", "403", "404", "413", "default"]);
+    expect(Object.keys(post.responses)).toEqual(["200", "400", "401", "403", "404", "413", "500"]);
 
     // A registered schema used by two routes is one component.
     const patch = opOf(doc, "/api/things/{thingId}", "PATCH")!;
@@ -377,5 +433,51 @@ describe("schemas JSON Schema cannot fully say", () => {
     expect(opOf(doc, "/api/pages/{segments}", "GET")!.parameters).toEqual([
       expect.objectContaining({ name: "segments", in: "path", required: true, schema: { type: "string" } }),
     ]);
+  });
+
+  it("declares the success answer, every error status, examples and upload bodies", () => {
+    const post = opOf(doc, "/api/things/{thingId}", "POST")!;
+    expect(post.responses["200"]).toEqual({
+      description: "Success",
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            properties: { id: { type: "string" }, state: { type: "string", default: "new" } },
+            required: ["id", "state"],
+            additionalProperties: false,
+          },
+        },
+      },
+    });
+    const patch = opOf(doc, "/api/things/{thingId}", "PATCH")!;
+    expect(Object.keys(patch.responses)).toEqual(["200", "400", "401", "403", "409", "413", "429", "500"]);
+    expect(patch.responses["409"]).toEqual({ $ref: "#/components/responses/Conflict" });
+    expect(resolve(doc, "#/components/responses/TooManyRequests")).toMatchObject({
+      description: expect.any(String),
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    });
+    expect(patch.requestBody!.content["application/json"]).toMatchObject({
+      example: { shared: { label: "An example" } },
+    });
+    const upload = opOf(doc, "/api/things/{thingId}", "OPTIONS")!;
+    expect(upload.security).toEqual([]);
+    expect(upload.requestBody).toMatchObject({
+      required: true,
+      content: {
+        "image/png": { schema: { type: "string", format: "binary", contentMediaType: "image/png" } },
+        "image/jpeg": { schema: { type: "string", format: "binary", contentMediaType: "image/jpeg" } },
+      },
+    });
+    // Public, and OPTIONS is no mutation: a cookie from another site is not refused (no 403).
+    expect(Object.keys(upload.responses)).toEqual(["200", "302", "304", "400", "413", "500"]);
+    // A redirect says where it goes; a 304 has no body.
+    expect(upload.responses["302"]).toEqual({
+      description: "To the stored copy",
+      headers: { Location: expect.objectContaining({ schema: { type: "string" } }) },
+    });
+    expect(upload.responses["304"]).toEqual({ description: "The client's copy is current" });
+    // Shared answers nobody refers to are left out.
+    expect(doc.components.responses?.BadGateway).toBeUndefined();
   });
 });
