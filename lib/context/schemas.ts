@@ -77,6 +77,11 @@ export const ContextItemAnswer = z.object({
   provider: z.string().nullable(),
 });
 
+/** The data sources' statuses once, as GET /api/context/events answers a client that asks for JSON. */
+export const ContextStatusAnswer = z.object({
+  contextItems: z.array(ContextItemAnswer.pick({ id: true, status: true, error: true, lastSyncedAt: true })),
+});
+
 /** GET /api/context/items: newest first, and whether the plan allows another. */
 export const ContextItemsAnswer = z.object({
   contextItems: z.array(ContextItemAnswer),

@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/route";
 import { contextStatusEvents } from "@/lib/context/events";
-import { ContextAppQuery } from "@/lib/context/schemas";
+import { ContextAppQuery, ContextStatusAnswer } from "@/lib/context/schemas";
 
 // GET /api/context/events?appId={appId} - live status of the app's data sources (Server-Sent Events)
 export const GET = route(
@@ -16,6 +16,8 @@ export const GET = route(
     },
     // 429 TOO_MANY_STREAMS: the account (or the server) holds as many streams as it may
     errors: [429],
+    // Asked without `Accept: text/event-stream`: the statuses once, as JSON
+    response: ContextStatusAnswer,
   },
   ({ app, session, req }) => contextStatusEvents(app, session.account!.accountId, req),
 );

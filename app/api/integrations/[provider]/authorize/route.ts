@@ -16,6 +16,7 @@ export const GET = route(
     // is another account's, or the app is not the caller's; 404 the app is gone; 503 the
     // connector is not set up on this server
     errors: [401, 403, 404, 503],
+    redirects: { 302: "To the provider's consent page" },
   },
   ({ req, session, params, query }) =>
     authorizeConnector(session, params.provider, query.token, wantsPage(req.headers.get("accept"))),

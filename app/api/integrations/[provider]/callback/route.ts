@@ -13,6 +13,10 @@ export const GET = route(
     // Success is an HTML page. Refusals as for authorize (a page for a browser), and 400 when the
     // builder refused; 502 when the provider would not exchange the code
     errors: [401, 403, 404, 502, 503],
+    stream: {
+      contentType: "text/html",
+      description: "A page that tells the editor's dialog the connection is made, and closes",
+    },
   },
   ({ req, session, params, query }) =>
     connectorCallback(session, params.provider, query, wantsPage(req.headers.get("accept"))),
