@@ -52,6 +52,16 @@ export async function expectNoA11yViolationsInBothThemes(
     await expect
       .poll(() => page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches))
       .toBe(colorScheme === "dark");
+    // With motion on, colours fade to the new scheme: axe reads them once every finite
+    // transition or animation has ended (a spinner's never does, and is not waited for).
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+    );
     await expectNoA11yViolations(page, `${where} (${colorScheme})`, within, exclude);
   }
   await page.emulateMedia({ colorScheme: "light" });
