@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { SPACE_FILE_MAX_BYTES, SPACE_FILES_MAX, SPACE_PATH_MAX } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
 import { formatMegabytes } from "@/lib/plans/features";
-import type { FileChange } from "./schemas";
+import type { FILE_TYPES, FileChange } from "./schemas";
 
 // The files of a space app: their paths, kinds and contents, and what a set of changes makes of
 // a tree. Pure: lib/space/commit.ts loads the current tree and stores the result.
@@ -39,16 +39,6 @@ export function entityNameOf(path: string): string | null {
   return /^entities\/([^/]+)\.json$/.exec(path)?.[1] ?? null;
 }
 
-export const FILE_TYPES = [
-  "pages",
-  "components",
-  "services",
-  "functions",
-  "entities",
-  "layout",
-  "globals css",
-  "other",
-] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
 /** "App file item: name, path, type, content, language, readOnly". */

@@ -12,6 +12,18 @@ import { messages } from "@/lib/messages";
 import { storableString } from "@/lib/storable-text";
 import { ChatAction, ChatUsage } from "./chat-schemas";
 
+/** What a file of a space app is, by its path (lib/space/files.ts fileTypeOf). */
+export const FILE_TYPES = [
+  "pages",
+  "components",
+  "services",
+  "functions",
+  "entities",
+  "layout",
+  "globals css",
+  "other",
+] as const;
+
 // Request shapes of the space app routes and the changes the chat applies to an app's
 // files, shared by the routes, the services (lib/space), the chat view and the tests.
 
@@ -247,16 +259,7 @@ export const AppFileAnswer = z.object({
   id: z.string(),
   name: z.string(),
   path: z.string(),
-  type: z.enum([
-    "pages",
-    "components",
-    "services",
-    "functions",
-    "entities",
-    "layout",
-    "globals css",
-    "other",
-  ]),
+  type: z.enum(FILE_TYPES),
   language: z.string(),
   readOnly: z.boolean(),
   content: z.string(),
