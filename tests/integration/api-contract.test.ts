@@ -89,6 +89,13 @@ type Case = {
 };
 
 const app = (w: World) => ({ appId: w.appA.id });
+
+/** A save of app A's settings or style, at the revision the editor reads now. */
+async function atEditorRevision(w: World, example: unknown, part: "settings" | "style") {
+  const editor = await first("GET /api/apps/{appId}", { params: app(w), token: w.actors.builderA.token });
+  const { revision } = (editor.json as Record<typeof part, { revision: number }>)[part];
+  return { params: app(w), body: { ...(example as object), baseRevision: revision } };
+}
 const space = (w: World) => ({ appId: w.spaceAppA.id });
 
 /** Sends a request to another operation first (e.g. to get an id it answers). */
@@ -202,11 +209,7 @@ const CASES: Record<string, Case> = {
     request: (w) => ({ params: { ...app(w), runId: w.runA.id } }),
   },
   "POST /api/apps/{appId}/settings": {
-    request: async (w, ex) => {
-      const editor = await first("GET /api/apps/{appId}", { params: app(w), token: w.actors.builderA.token });
-      const baseRevision = (editor.json as { settings: { revision: number } }).settings.revision;
-      return { params: app(w), body: { ...(ex as object), baseRevision } };
-    },
+    request: (w, ex) => atEditorRevision(w, ex, "settings"),
   },
   "GET /api/apps/{appId}/settings/claimInvitation": {
     as: "admin",
@@ -217,11 +220,7 @@ const CASES: Record<string, Case> = {
   },
   "POST /api/apps/{appId}/status": { request: (w, ex) => ({ params: app(w), body: ex }) },
   "POST /api/apps/{appId}/style": {
-    request: async (w, ex) => {
-      const editor = await first("GET /api/apps/{appId}", { params: app(w), token: w.actors.builderA.token });
-      const baseRevision = (editor.json as { style: { revision: number } }).style.revision;
-      return { params: app(w), body: { ...(ex as object), baseRevision } };
-    },
+    request: (w, ex) => atEditorRevision(w, ex, "style"),
   },
   "POST /api/apps/{appId}/tools": {
     request: (w, ex) => ({ params: { appId: w.genAppA.id }, body: { ...(ex as object), path: "contract" } }),
