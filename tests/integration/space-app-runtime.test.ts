@@ -129,6 +129,8 @@ describe("the document of a space app", () => {
     const { app, versionId } = await spaceApp(builder);
     const link = await publishedDocumentLink(app.id);
     expect(link?.versionId).toBe(versionId);
+    // A visitor's page stays open longer than an editor's preview link lives.
+    expect(link!.expiresAt.getTime() - Date.now()).toBeGreaterThan(30 * 60_000);
     expect(link!.url).toMatch(
       new RegExp(`^/api/apps/${app.id}/versions/${versionId}/preview/document\\?token=`),
     );

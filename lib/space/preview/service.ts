@@ -3,6 +3,7 @@ import { findAppById } from "@/db/queries/apps";
 import { readBlobs } from "@/db/queries/space-files";
 import { findVersion } from "@/db/queries/space-versions";
 import type { App } from "@/db/schema";
+import { PUBLISHED_DOCUMENT_TTL_S } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
@@ -65,11 +66,18 @@ export async function openVersionPreview(app: App, versionParam: string): Promis
  */
 export async function publishedDocumentLink(
   appId: string,
-): Promise<{ url: string; versionId: string } | null> {
+): Promise<{ url: string; versionId: string; expiresAt: Date } | null> {
   const { versionId } = await currentHead(appId);
   if (!versionId) return null;
-  const { token } = await signPreviewToken({ appId, versionId, mode: "published" });
-  return { url: `${previewOrigin() ?? ""}${previewDocumentPath(appId, versionId, token)}`, versionId };
+  const { token, expiresAt } = await signPreviewToken(
+    { appId, versionId, mode: "published" },
+    PUBLISHED_DOCUMENT_TTL_S,
+  );
+  return {
+    url: `${previewOrigin() ?? ""}${previewDocumentPath(appId, versionId, token)}`,
+    versionId,
+    expiresAt,
+  };
 }
 
 /**
