@@ -453,7 +453,14 @@ describe("the assistant's prompt", () => {
     expect(text).toContain("DISCUSS MODE");
     // The data client of the app's code, as the preview and published builds bundle it.
     expect(text).toContain('import { entities, auth, AppClientError } from "@app/client";');
-    for (const call of ["list({", "get(id)", "create(data)", "update(id, patch)", "delete(id)", "bulkCreate("]) {
+    for (const call of [
+      "list({",
+      "get(id)",
+      "create(data)",
+      "update(id, patch)",
+      "delete(id)",
+      "bulkCreate(",
+    ]) {
       expect(text).toContain(call);
     }
     for (const call of ["auth.me()", "auth.signIn()", "auth.signOut()", "status, code, message and field"]) {
