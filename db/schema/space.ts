@@ -255,7 +255,7 @@ export const entityRecords = pgTable(
       .notNull()
       .references(() => apps.id, { onDelete: "cascade" }),
     entity: text("entity").notNull(),
-    /** The account that created it: the builder (through the chat) or an end user. */
+    /** The user who created it: the builder (through the chat) or an end user (the app's code). */
     creatorId: uuid("creator_id"),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
