@@ -349,3 +349,18 @@ export const ENTITY_EXPORT_MAX = 10_000;
  * whose owner has none: its id in the plan catalogue (lib/plans/catalogue.ts FREE_PLAN_ID).
  */
 export const FREE_PLAN = "lite";
+
+// The data API of a space app's own code (lib/app-data; our choices).
+/** Records a list answers by default, and at most. */
+export const APP_DATA_LIST_DEFAULT = 50;
+export const APP_DATA_LIST_MAX = 200;
+/** Records one bulkCreate may hold. */
+export const APP_DATA_BULK_MAX = 100;
+/** How deep a record's JSON may nest. */
+export const APP_DATA_DEPTH_MAX = 32;
+/** Fields one list filter may name. */
+export const APP_DATA_FILTER_FIELDS_MAX = 10;
+/** An app token lives as long as a bearer token, never past its session's end. */
+export const APP_TOKEN_TTL_S = 60 * 60;
+/** Writes a caller without a sign-in may make to one app from one address, per minute. */
+export const APP_DATA_ANONYMOUS_WRITES_PER_MINUTE = 30;

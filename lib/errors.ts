@@ -28,6 +28,8 @@ export type ErrorKind = keyof typeof errorStatus;
 export class AppError extends Error {
   readonly status: number;
   readonly messageKey: MessageKey;
+  /** The field of the request the error is about ("title", "records.2.title"), when there is one. */
+  field?: string;
 
   /**
    * @param kind decides the HTTP status
@@ -49,6 +51,6 @@ export class AppError extends Error {
 }
 
 export type ErrorBody = {
-  error: { code: string; message: string; issues?: { path: string; message: string }[] };
+  error: { code: string; message: string; field?: string; issues?: { path: string; message: string }[] };
   [extra: string]: unknown;
 };

@@ -36,3 +36,22 @@ export function storable<T>(value: T): T {
   }
   return value;
 }
+
+/** Whether every string of a JSON value, keys included, can be stored (iterative: any depth). */
+export function isStorableJson(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (!isStorableText(v)) return false;
+    } else if (Array.isArray(v)) {
+      for (const child of v) stack.push(child);
+    } else if (typeof v === "object" && v !== null) {
+      for (const [k, child] of Object.entries(v)) {
+        if (!isStorableText(k)) return false;
+        stack.push(child);
+      }
+    }
+  }
+  return true;
+}

@@ -11,10 +11,12 @@ import { seedDemoRuns } from "./seed-analytics";
 import { seedDemoApps } from "./seed-apps";
 import { seedDemoDataSources } from "./seed-data-sources";
 import { seedSpaceConversation } from "./seed-space";
+import { seedTaskBoard } from "./seed-task-board";
 
 // npm run db:seed - local demo data: an admin builder (who can open /admin/builders), a lite builder, the Demo App with three
 // data sources (scripts/seed-data-sources.ts), and one app of each kind with every panel filled
-// (scripts/seed-apps.ts); demo runs for analytics (scripts/seed-analytics.ts).
+// (scripts/seed-apps.ts); demo runs for analytics (scripts/seed-analytics.ts); the published Task
+// board space app with two end users and their tasks (scripts/seed-task-board.ts).
 export const SEED_PASSWORD = "builder-demo-2026";
 
 async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string }) {
@@ -45,6 +47,7 @@ async function main() {
   demos.push(await seedDemoDataSources(app));
   demos.push(await seedDemoRuns(app));
   demos.push(await seedSpaceConversation(admin.accountId));
+  demos.push(...(await seedTaskBoard(admin.accountId)));
   console.log(
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
   );

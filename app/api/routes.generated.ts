@@ -87,6 +87,54 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/chat/route"),
   },
   {
+    file: "app/api/apps/[appId]/data/[entity]/[recordId]/route.ts",
+    path: "/api/apps/{appId}/data/{entity}/{recordId}",
+    docs: {
+      GET: {
+        summary: "One record the caller may read",
+      },
+      PATCH: {
+        summary: "Changes fields of a record",
+      },
+      DELETE: {
+        summary: "Deletes a record the caller may write",
+      },
+      OPTIONS: {
+        summary: "The CORS preflight of the app's frame",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/data/[entity]/[recordId]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/bulk/route.ts",
+    path: "/api/apps/{appId}/data/{entity}/bulk",
+    docs: {
+      POST: {
+        summary: "Creates several records, all or none",
+      },
+      OPTIONS: {
+        summary: "The CORS preflight of the app's frame",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/data/[entity]/bulk/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/route.ts",
+    path: "/api/apps/{appId}/data/{entity}",
+    docs: {
+      GET: {
+        summary: "The records the caller may read, newest first by default",
+      },
+      POST: {
+        summary: "Creates a record, checked against the entity's schema",
+      },
+      OPTIONS: {
+        summary: "The CORS preflight of the app's frame",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/data/[entity]/route"),
+  },
+  {
     file: "app/api/apps/[appId]/entities/[entity]/export/route.ts",
     path: "/api/apps/{appId}/entities/{entity}/export",
     docs: {
@@ -245,6 +293,32 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/apps/[appId]/runs/[runId]/context/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/runtime/me/route.ts",
+    path: "/api/apps/{appId}/runtime/me",
+    docs: {
+      GET: {
+        summary: "The signed-in user, as the app's code sees them (auth.me())",
+      },
+      PATCH: {
+        summary: "An end user's own extra fields (the app's User entity)",
+      },
+      OPTIONS: {
+        summary: "The CORS preflight of the app's frame",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/runtime/me/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/runtime/token/route.ts",
+    path: "/api/apps/{appId}/runtime/token",
+    docs: {
+      POST: {
+        summary: "The app token a space app's frame sends, for the page's signed-in user",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/runtime/token/route"),
   },
   {
     file: "app/api/apps/[appId]/settings/claimInvitation/route.ts",

@@ -43,6 +43,7 @@ export async function listEntityRecords(
       creatorId: entityRecords.creatorId,
       data: entityRecords.data,
       createdAt: entityRecords.createdAt,
+      updatedAt: entityRecords.updatedAt,
       micros: sql<string>`(extract(epoch from ${entityRecords.createdAt}) * 1000000)::bigint::text`,
     })
     .from(entityRecords)

@@ -77,6 +77,7 @@ function sessionQuery(ex: Executor) {
       email: users.email,
       emailVerifiedAt: users.emailVerifiedAt,
       disabledAt: users.disabledAt,
+      appRole: users.appRole,
       account: {
         accountId: accounts.accountId,
         accountType: accounts.accountType,

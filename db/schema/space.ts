@@ -255,13 +255,18 @@ export const entityRecords = pgTable(
       .notNull()
       .references(() => apps.id, { onDelete: "cascade" }),
     entity: text("entity").notNull(),
-    /** The account that created it: the builder (through the chat) or an end user. */
+    /** The user who created it: the builder (through the chat) or an end user (the app's code). */
     creatorId: uuid("creator_id"),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  // "list (sorted createdAt descending)", paged by (createdAt, id).
-  (t) => [index("entity_records_list_idx").on(t.appId, t.entity, t.createdAt.desc(), t.id.desc())],
+  // "list (sorted createdAt descending)", paged by (createdAt, id); a creator's own records (the
+  // "creator" read level) by the same order; an equality filter of the data client by containment.
+  (t) => [
+    index("entity_records_list_idx").on(t.appId, t.entity, t.createdAt.desc(), t.id.desc()),
+    index("entity_records_creator_idx").on(t.appId, t.entity, t.creatorId, t.createdAt.desc(), t.id.desc()),
+  ],
 );
 
 export type EntityRecord = typeof entityRecords.$inferSelect;

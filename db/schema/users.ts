@@ -2,6 +2,7 @@ import {
   type AnyPgColumn,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -23,6 +24,10 @@ export const users = pgTable(
     name: text("name"),
     googleSub: text("google_sub"),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** An end user's role in their app (the "admin" access level): "user" or "admin". */
+    appRole: text("app_role").$type<"user" | "admin">().notNull().default("user"),
+    /** An end user's extra fields, as the app's User entity declares them. */
+    appData: jsonb("app_data").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -51,6 +51,8 @@ const WHO: Record<AuthMode, string> = {
   user: "any signed-in user: a builder, or an end user of a published app.",
   builder: "a signed-in builder of the platform whose email address is verified (not an end user of an app).",
   admin: "a signed-in builder whose account is an admin.",
+  appToken:
+    "a space app's own code, with the app token of its signed-in user, or without one as anonymous; the entity's access levels decide (no cookie is read).",
 };
 
 const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
@@ -101,6 +103,10 @@ const COMPONENTS = {
               description: "Machine-readable, e.g. INVALID_INPUT, auth/invalid-credential",
             },
             message: { type: "string", description: "The message to show the user" },
+            field: {
+              type: "string",
+              description: "The field of the request the error is about (a space app's data API)",
+            },
             issues: {
               type: "array",
               description: "What was wrong with the input (INVALID_INPUT)",
@@ -132,6 +138,13 @@ function securitySchemes() {
       description:
         "A token from POST /api/identity/sign-in-with-password, renewed with POST /api/identity/token before it expires (an hour)",
     },
+    appToken: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT",
+      description:
+        "A space app's token, from POST /api/apps/{appId}/runtime/token: one app, one user, an hour. Optional: without it the caller is anonymous",
+    },
     sessionCookie: {
       type: "apiKey",
       in: "cookie",
@@ -142,6 +155,7 @@ function securitySchemes() {
 }
 
 const SECURITY = [{ bearerAuth: [] }, { sessionCookie: [] }];
+const APP_TOKEN_SECURITY = [{}, { appToken: [] }];
 
 const LOCATION = { Location: { description: "Where the redirect goes", schema: { type: "string" } } };
 
@@ -345,7 +359,9 @@ function routeOperation(
   if (meta.stream) success[meta.stream.contentType] = { schema: { type: "string" } };
   // A route that only redirects (to a provider's consent page) has no 200.
   const onlyRedirects = !meta.response && !meta.stream && Object.keys(meta.redirects ?? {}).length > 0;
-  if (!meta.response && !meta.stream && !onlyRedirects) {
+  // The CORS preflight of a space app's frame answers 204 with headers only.
+  const preflight = method === "OPTIONS" && meta.auth === "appToken";
+  if (!meta.response && !meta.stream && !onlyRedirects && !preflight) {
     schemas.problems.push(
       `${where}: no success answer declared (route option \`response\`, \`stream\` or \`redirects\`)`,
     );
@@ -355,7 +371,10 @@ function routeOperation(
   // those its handler declares (`errors`), and 500 for the unexpected.
   const statuses = new Set<number>(meta.errors ?? []);
   if (hasInput) statuses.add(400);
-  if (meta.auth !== "public") {
+  if (meta.auth === "appToken") {
+    // The app or the entity may not exist (or be hidden from the caller); a preflight refuses nothing.
+    if (method !== "OPTIONS") for (const s of [401, 403, 404]) statuses.add(s);
+  } else if (meta.auth !== "public") {
     statuses.add(401);
     statuses.add(403);
   } else if (!SAFE_METHODS.has(method)) {
@@ -368,7 +387,9 @@ function routeOperation(
   const responses: Record<string, unknown> = {
     ...(onlyRedirects
       ? {}
-      : { 200: { description: meta.stream ? meta.stream.description : "Success", content: success } }),
+      : preflight
+        ? { 204: { description: "The CORS preflight's answer: what the app's frame may send" } }
+        : { 200: { description: meta.stream ? meta.stream.description : "Success", content: success } }),
     ...Object.fromEntries(
       Object.entries(meta.redirects ?? {}).map(([status, description]) => [
         status,
@@ -393,7 +414,7 @@ function routeOperation(
     description: [docs?.description, who].filter(Boolean).join("\n\n"),
     tags: [tagOf(source.path)],
     "x-auth": meta.auth,
-    security: meta.auth === "public" ? [] : SECURITY,
+    security: meta.auth === "public" ? [] : meta.auth === "appToken" ? APP_TOKEN_SECURITY : SECURITY,
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,

@@ -13,6 +13,7 @@ import type { OwnerPlan } from "@/lib/plans/owner-plan";
 import { clientIp } from "@/lib/security/client-ip";
 import { apiSecurityHeaders } from "@/lib/security/headers";
 import { BODY_CAP_MESSAGES, BODY_CAPS, type BodyCap } from "./body-caps";
+import { runtimeCorsHeaders } from "./cors";
 import { assertDeclaredLength, readBodyCapped } from "./read-body";
 
 /**
@@ -21,8 +22,11 @@ import { assertDeclaredLength, readBodyCapped } from "./read-body";
  * - user: any signed-in user, builder or end user of an app
  * - builder: a signed-in builder of the platform (not an end user of an app)
  * - admin: a builder whose account has isAdmin
+ * - appToken: a space app's own code (its data API): no cookie is read; the handler gets the
+ *   `Authorization: Bearer` app token, if any, and decides (lib/app-data); answers carry CORS
+ *   headers for the app's sandboxed frame (lib/api/cors.ts)
  */
-export type AuthMode = "public" | "user" | "builder" | "admin";
+export type AuthMode = "public" | "user" | "builder" | "admin" | "appToken";
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -95,7 +99,7 @@ export const ROUTE_META = Symbol.for("builder.routeMeta");
 
 export type Ctx<A extends AuthMode, Q, B, P> = {
   req: NextRequest;
-  session: A extends "public" ? Session | null : Session;
+  session: A extends "public" | "appToken" ? Session | null : Session;
   query: Out<Q>;
   body: Out<B>;
   params: Out<P>;
@@ -109,6 +113,8 @@ export type Ctx<A extends AuthMode, Q, B, P> = {
   owner: OwnerPlan;
   /** The body's bytes, when the route asked for them (`raw: true`). */
   raw: Uint8Array;
+  /** An `appToken` route's bearer token, null without one. */
+  bearer: string | null;
   ip: string;
   requestId: string;
 };
@@ -157,17 +163,19 @@ export function route<
         app: edited.app as App,
         owner: edited.owner as OwnerPlan,
         raw,
+        bearer: opts.auth === "appToken" ? bearerOf(req.headers) : null,
         ip: clientIp(req.headers),
         requestId,
       });
-      if (result instanceof Response) return withHeaders(result, requestId);
+      if (result instanceof Response) return withCors(withHeaders(result, requestId), req, opts.auth);
       const answer = result ?? { ok: true };
       if (opts.response && CHECK_ANSWERS) assertAnswer(opts.response, answer, req);
-      return Response.json(answer, { headers: answerHeaders(requestId) });
+      return withCors(Response.json(answer, { headers: answerHeaders(requestId) }), req, opts.auth);
     } catch (err) {
-      return errorResponse(err, requestId, req);
+      return withCors(errorResponse(err, requestId, req), req, opts.auth);
     }
   };
+
   return Object.assign(wrapped, { [ROUTE_META]: opts as RouteMeta });
 }
 
@@ -185,7 +193,22 @@ function assertAnswer(schema: Schema, answer: unknown, req: NextRequest): void {
   );
 }
 
+/** An app-token route's answers carry the CORS headers of the app's frame. */
+function withCors(res: Response, req: NextRequest, mode: AuthMode): Response {
+  if (mode !== "appToken") return res;
+  for (const [name, value] of Object.entries(runtimeCorsHeaders(req))) res.headers.set(name, value);
+  return res;
+}
+
+/** The token of `Authorization: Bearer`, null without one. */
+function bearerOf(headers: Headers): string | null {
+  const authz = headers.get("authorization");
+  return authz?.startsWith("Bearer ") ? authz.slice(7).trim() || null : null;
+}
+
 async function authorize(req: NextRequest, mode: AuthMode): Promise<Session | null> {
+  // A space app's code is never the user's cookie: its routes read their bearer token themselves.
+  if (mode === "appToken") return null;
   const found = readSessionToken(req.headers, (name) => req.cookies.get(name)?.value);
   const session = found ? await loadSession(found.token, found.via) : null;
   if (session && session.via === "cookie" && !SAFE_METHODS.has(req.method)) assertSameSite(req);
@@ -227,7 +250,8 @@ export function errorResponse(err: unknown, requestId: string, req?: NextRequest
   let body: ErrorBody;
   if (err instanceof AppError) {
     status = err.status;
-    body = { ...err.extra, error: { code: err.code, message: err.message } };
+    const field = err.field === undefined ? {} : { field: err.field };
+    body = { ...err.extra, error: { code: err.code, message: err.message, ...field } };
   } else if (err instanceof ZodError) {
     status = 400;
     body = {

@@ -3,6 +3,7 @@
 // Split by domain, one file each; every key is unique across them (tests/unit/messages-catalogue.test.ts).
 import { aiMessages } from "./ai";
 import { analyticsMessages } from "./analytics";
+import { appDataMessages } from "./app-data";
 import { authMessages } from "./auth";
 import { brandingMessages } from "./branding";
 import { dataSourcesMessages } from "./data-sources";
@@ -31,6 +32,7 @@ export const messages = {
   ...plansMessages,
   ...spaceMessages,
   ...analyticsMessages,
+  ...appDataMessages,
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -34,6 +34,7 @@ const counters = {
     c.EMAIL_CHANGE_IN_USE_PER_USER_WINDOW_S,
   ),
   otpIp: counter("otp-ip", c.OTP_FAILURES_PER_IP, c.OTP_FAILURES_PER_IP_WINDOW_S),
+  appDataAnonymous: counter("app-data-anon", c.APP_DATA_ANONYMOUS_WRITES_PER_MINUTE, 60),
 };
 
 /** An attempt that holds its points; `succeeded()` gives them back (only failures count). */
@@ -113,4 +114,14 @@ export function reserveEmailChangeAttempt(userId: string): Promise<Attempt> {
 /** A typed one-time code from `ip` (each code also counts its own attempts). */
 export function reserveCodeAttempt(ip: string): Promise<Attempt> {
   return reserve([{ counter: counters.otpIp, key: ip }], "tooManyRequests");
+}
+
+/**
+ * A write to a space app's data by a caller without a sign-in (an "anonymous" write level), per
+ * app and address: taken before the record is checked, and kept (every write counts).
+ */
+export async function reserveAnonymousWrite(appId: string, ip: string): Promise<void> {
+  await reserveSteps([{ counter: counters.appDataAnonymous, key: `${appId}\n${ip}` }], () => {
+    return new AppError("RATE_LIMITED", "appDataRateLimited");
+  });
 }

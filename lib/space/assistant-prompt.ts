@@ -67,6 +67,24 @@ builder sees them in the Database panel):
 Propose an import of data (stored for the builder to review):
 <action type="import_entities" name="Task">{"source":"...","mapping":{}}</action>
 
+## How the app's code reads and writes its data
+
+Pages and components read and write records only through the data client:
+import { entities, auth, AppClientError } from "@app/client";
+- entities.<Name> for every entity: await list({ sort: "-createdAt", limit: 50, filter: { done: false } })
+  answers an array, newest first by default (sort: -createdAt, createdAt, -updatedAt or updatedAt; limit
+  1 to 200; filter: field equals value); get(id), create(data), update(id, patch), delete(id),
+  bulkCreate([data, ...]) (at most 100). Records are flat: { id, creatorId, createdAt, updatedAt, ...fields };
+  those four built-in fields are set by the server, never by the code.
+- auth.me() answers the signed-in end user ({ id, email, fullName, role: "admin" or "user", ... }) or null when
+  signed out; auth.signIn() and auth.signOut() take them to the app's sign-in or sign-out page.
+- Every refusal throws an AppClientError with status, code, message and field (the failing field on a
+  400): catch it and show error.message to the user (e.g. in a role="alert" element).
+- The server decides access from the entity's x-accessControl.permissions read and write: anonymous
+  (anyone, signed in or not), all (any signed-in end user), admin (the app's builder and admins), creator
+  (the record's creatorId) or none. A list answers only the records the caller may read, so show a Sign in
+  button when auth.me() is null and the entity needs a signed-in user.
+
 Rules:
 - Tags exactly as above; never put actions inside code fences, never use code fences inside an action.
 - File contents are verbatim: write the whole file in add_file and edit_file, never "..." placeholders.

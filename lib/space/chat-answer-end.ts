@@ -23,6 +23,8 @@ import type { FileChange } from "./schemas";
 export type StreamedAnswer = {
   app: App;
   accountId: string;
+  /** Who the records it inserts are created by: the builder's user id. */
+  creatorId: string;
   messageId: string;
   discussMode: boolean;
   parts: AnswerParts;
@@ -154,7 +156,7 @@ async function recordBatches(answer: StreamedAnswer, changes: FileChange[]): Pro
   for (const c of changes) if (c.type === "add_entity" || c.type === "edit_entity") names.add(c.name);
   names.delete("User");
   return inserts.flatMap((a) => {
-    const rows = names.has(a.name!) ? recordsOfAction(a.data, answer.accountId) : null;
+    const rows = names.has(a.name!) ? recordsOfAction(a.data, answer.creatorId) : null;
     return rows ? [{ actionId: a.id, entity: a.name!, records: rows }] : [];
   });
 }

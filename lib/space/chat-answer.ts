@@ -33,6 +33,8 @@ type StreamPart = {
 };
 
 export type AnswerMeta = {
+  /** The builder's user id: the creator of the records the answer inserts (as end users' are theirs). */
+  creatorId: string;
   userMessageId: string | null;
   removedMessageIds: string[];
   discussMode: boolean;
@@ -58,6 +60,10 @@ export class Answer implements StreamedAnswer {
     this.discussMode = meta.discussMode;
     this.parts = new AnswerParts(messageId, (part) => this.send(part));
     this.progress = new AnswerProgress(app, messageId);
+  }
+
+  get creatorId(): string {
+    return this.meta.creatorId;
   }
 
   /** Sends a part to the client, while its stream is open. */

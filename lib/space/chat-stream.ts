@@ -66,6 +66,7 @@ export async function streamChat({ app, session, body, signal }: Ctx): Promise<R
       throw err;
     }
     const answer = new Answer(app, accountId, exchange.answer.id, {
+      creatorId: session.userId,
       userMessageId: exchange.userMessage?.id ?? null,
       removedMessageIds,
       discussMode,

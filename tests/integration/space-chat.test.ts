@@ -10,6 +10,7 @@ import { CHAT_MAX_OUTPUT_TOKENS, CHAT_MESSAGE_MAX, SPACE_PROMPT_FILES_BUDGET } f
 import { messages } from "@/lib/messages";
 import { DISCUSS_MODE_LINE, SPACE_ASSISTANT_MARKER } from "@/lib/space/assistant-prompt";
 import { CHAT_MESSAGE_ID_HEADER, type ChatAction, ChatStreamPart } from "@/lib/space/chat-schemas";
+import { DEMO_TASK_APP } from "@/lib/space/demo-task-app";
 import { applyFileChanges } from "@/lib/space/versions";
 import type { ChatMessageView } from "@/lib/space/views";
 import { fillTemplate } from "@/lib/text";
@@ -239,6 +240,32 @@ describe("POST /api/apps/{appId}/chat: an answer that writes the app", () => {
     expect(changed).toHaveLength(1);
     expect(afterLines[changed[0]!]).toContain('{"Change the title to Welcome home"}');
     expect(await versionCount(app.id)).toBe(2);
+  });
+
+  it("asked for a task board, the demo model writes the task app: the Task entity and a page on @app/client", async () => {
+    const { builder, app } = await spaceOf();
+    const res = await send(app, builder, { text: "Build a task board with sample tasks" });
+    expect(res.status).toBe(200);
+    expect(finalActions(res).map((a) => [a.type, a.file, a.status])).toEqual([
+      ["add_entity", "entities/Task.json", "complete"],
+      ["insert_entity_records", null, "complete"],
+      ["add_file", "pages/Home.jsx", "complete"],
+    ]);
+    expect(finalActions(res)[0]!.permissions).toEqual({ read: "creator", write: "creator" });
+    // The files are the shared module's, byte for byte: the seed publishes the same app.
+    expect(await currentFiles(app.id)).toEqual({
+      [`entities/${DEMO_TASK_APP.entity.name}.json`]: DEMO_TASK_APP.entity.content,
+      [DEMO_TASK_APP.page.path]: DEMO_TASK_APP.page.content,
+    });
+    expect(DEMO_TASK_APP.page.content).toContain('from "@app/client"');
+    // A later "change ..." still edits the task app's heading.
+    const renamed = await send(app, builder, { text: "Change the title to Our chores" });
+    expect(finalActions(renamed)[0]).toMatchObject({ type: "partial_edit", applied: true });
+    expect((await currentFiles(app.id))["pages/Home.jsx"]).toContain('{"Change the title to Our chores"}');
+    // Requests that only mention tasks keep the plain page (the other tests and specs rely on it).
+    const plain = await send(app, builder, { text: "Keep a list of my tasks" });
+    expect((await currentFiles(app.id))["pages/Home.jsx"]).toContain('{"Keep a list of my tasks"}');
+    expect(finalActions(plain).map((a) => a.type)).toEqual(["add_entity", "add_file"]);
   });
 
   it("records on each answer the files put in its prompt, with their token estimates (contextFiles)", async () => {

@@ -100,7 +100,7 @@ describe("insert_entity_records in the chat", () => {
       { title: "Buy milk", done: false },
       { title: "Call mum", done: true },
     ]);
-    expect(page.json.records[0]!.creatorId).toBe(b.account.accountId);
+    expect(page.json.records[0]!.creatorId).toBe(b.user.id);
   });
 
   it("is not applied for an entity the app does not have, a body that is not objects, or in discuss mode", async () => {

@@ -6,6 +6,7 @@ import {
   DISCUSS_MODE_LINE,
   SPACE_ASSISTANT_MARKER,
 } from "../../lib/space/assistant-prompt";
+import { DEMO_TASK_APP } from "../../lib/space/demo-task-app";
 import { readBody } from "./read-body";
 
 // A small stand-in for a model provider, speaking the OpenAI-compatible HTTP API that the AI
@@ -534,12 +535,8 @@ function demoPage(request: string, long: boolean): string {
   ].join("\n");
 }
 
-const TASK_ENTITY = JSON.stringify({
-  type: "object",
-  properties: { title: { type: "string" }, done: { type: "boolean" } },
-  required: ["title"],
-  "x-accessControl": { permissions: { read: "creator", write: "creator" } },
-});
+// The demo task app's Task entity, on one line: what the plain "tasks" requests have always written.
+const TASK_ENTITY = JSON.stringify(JSON.parse(DEMO_TASK_APP.entity.content));
 
 const SAMPLE_TASKS = JSON.stringify([
   { title: "Buy milk", done: false },
@@ -580,11 +577,35 @@ function accessAnswer(request: string, system: string): string | null {
   ].join("\n");
 }
 
+/**
+ * A request for a task app ("Build a task board", "a to-do list app"): the demo writes the working
+ * task list of lib/space/demo-task-app.ts, which reads and writes its records through @app/client.
+ */
+export const SPACE_TASK_APP_PATTERN = /\b(?:task|to-?do)[\s-]+(?:app|list|board|tracker)\b/i;
+
+/** The demo task app: its entity (and sample tasks when asked), then its page. */
+function taskAppAnswer(request: string): string {
+  const { entity, page } = DEMO_TASK_APP;
+  const samples = /\bsamples?\b/i.test(request)
+    ? [`<action type="insert_entity_records" name="${entity.name}">`, SAMPLE_TASKS, "</action>"]
+    : [];
+  return [
+    "I'll build a task board: a Task entity and a home page that lists, adds, completes and deletes tasks through the app's data client.",
+    `<action type="add_entity" name="${entity.name}">`,
+    `${entity.content}</action>`,
+    ...samples,
+    `<action type="add_file" path="${page.path}">`,
+    `${page.content}</action>`,
+    "Each signed-in user sees and changes only their own tasks; change the Task entity's access in the Database panel to share them.",
+  ].join("\n");
+}
+
 /** The demo assistant's whole answer to a request, given the app's files in the system prompt. */
 function spaceAnswer(request: string, system: string): string {
   const access = accessAnswer(request, system);
   if (access) return access;
   const long = new RegExp(`\\b${SPACE_LONG_WORD}\\b`, "i").test(request);
+  if (!long && SPACE_TASK_APP_PATTERN.test(request)) return taskAppAnswer(request);
   const home = /<file path="pages\/Home\.jsx">\n([\s\S]*?)<\/file>/.exec(system)?.[1];
   const heading = home?.split("\n").find((l) => l.includes("<h1"));
   if (!long && heading && /^\s*(change|make|rename|update|set)\b/i.test(request)) {
@@ -618,8 +639,9 @@ function spaceAnswer(request: string, system: string): string {
 
 /**
  * The space chat: a page quoting the request (add_file), or for "change ..." a partial_edit of its
- * heading; discuss mode answers in prose; SPACE_LONG_WORD stops mid-file at the output cap, and the
- * continuation request writes the rest; SPACE_FAIL_WORD fails the first answer to that message.
+ * heading, or for a task app (SPACE_TASK_APP_PATTERN) the demo task list; discuss mode answers in
+ * prose; SPACE_LONG_WORD stops mid-file at the output cap, and the continuation request writes the
+ * rest; SPACE_FAIL_WORD fails the first answer to that message.
  */
 function demoSpace(system: string, messages: ChatMessage[]): ChatReply {
   const users = messages.filter((m) => m.role === "user");

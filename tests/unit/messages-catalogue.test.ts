@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { messages } from "@/lib/messages";
 import { aiMessages } from "@/lib/messages/ai";
 import { analyticsMessages } from "@/lib/messages/analytics";
+import { appDataMessages } from "@/lib/messages/app-data";
 import { authMessages } from "@/lib/messages/auth";
 import { brandingMessages } from "@/lib/messages/branding";
 import { dataSourcesMessages } from "@/lib/messages/data-sources";
@@ -22,6 +23,7 @@ import { spaceMessages } from "@/lib/messages/space";
 const parts = {
   aiMessages,
   analyticsMessages,
+  appDataMessages,
   authMessages,
   brandingMessages,
   dataSourcesMessages,

@@ -451,6 +451,25 @@ describe("the assistant's prompt", () => {
     expect(text).toContain("- components/Big.jsx (500 characters, not shown)");
     expect(text).toContain("## Entities\n\nTask");
     expect(text).toContain("DISCUSS MODE");
+    // The data client of the app's code, as the preview and published builds bundle it.
+    expect(text).toContain('import { entities, auth, AppClientError } from "@app/client";');
+    for (const call of [
+      "list({",
+      "get(id)",
+      "create(data)",
+      "update(id, patch)",
+      "delete(id)",
+      "bulkCreate(",
+    ]) {
+      expect(text).toContain(call);
+    }
+    for (const call of ["auth.me()", "auth.signIn()", "auth.signOut()", "status, code, message and field"]) {
+      expect(text).toContain(call);
+    }
+    expect(text).toContain("{ id, creatorId, createdAt, updatedAt, ...fields }");
+    expect(text).toContain("newest first");
+    expect(text).toMatch(/anonymous[\s\S]*all[\s\S]*admin[\s\S]*creator[\s\S]*none/);
+    expect(text).toContain("A list answers only the records the caller may read");
     expect(assistantInstructions({ appName: "Wiki", files: [], discussMode: false })).not.toContain(
       "DISCUSS MODE",
     );

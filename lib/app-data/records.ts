@@ -1,0 +1,198 @@
+import "server-only";
+import type { z } from "zod";
+import {
+  findRuntimeRecord,
+  insertRuntimeRecords,
+  listRuntimeRecords,
+  type RuntimeRecord,
+  replaceRuntimeRecord,
+} from "@/db/queries/app-data";
+import { deleteEntityRecord } from "@/db/queries/entity-records";
+import { APP_DATA_FILTER_FIELDS_MAX } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
+import { reserveAnonymousWrite } from "@/lib/security/rate-limit";
+import { entityPath } from "@/lib/space/files";
+import {
+  type AccessLevel,
+  type Actor,
+  mayCreate,
+  mayRead,
+  mayWrite,
+  readScope,
+  signInWouldHelp,
+} from "./access";
+import { callerOf } from "./actor";
+import { checkedFields as checked } from "./check-fields";
+import { type EntitySchema, entitySchemaOf } from "./entity-schema";
+import type { DataListQuery, RecordAnswer, RecordListAnswer } from "./schemas";
+
+// The records of a space app's entities as its own code reads and writes them (the data client,
+// `@app/client`): every call is decided by the entity's access levels (./access.ts) for the
+// caller its token names (./actor.ts), and every record written is checked against the entity's
+// JSON schema (./entity-schema.ts). The Database panel's own routes (lib/space/entity-records.ts)
+// are the builder's and bypass neither: they never reach here.
+
+type Record = z.infer<typeof RecordAnswer>;
+type RecordList = z.infer<typeof RecordListAnswer>;
+type Fields = { [key: string]: unknown };
+
+export type DataCall = { appId: string; entity: string; bearer: string | null; ip: string };
+
+type Opened = { appId: string; entity: string; actor: Actor; schema: EntitySchema };
+
+async function open(call: DataCall): Promise<Opened> {
+  const { app, actor } = await callerOf(call.appId, call.bearer, entityPath(call.entity));
+  // The User entity is the app's end users (auth.me()), not records.
+  if (call.entity === "User" || !app.entityHash || app.entitySchema === null) {
+    throw new AppError("NOT_FOUND", "entityNotFound", "ENTITY_NOT_FOUND");
+  }
+  return {
+    appId: app.id,
+    entity: call.entity,
+    actor,
+    schema: entitySchemaOf(call.entity, app.entityHash, app.entitySchema),
+  };
+}
+
+const view = (r: RuntimeRecord): Record => ({
+  ...r.data,
+  id: r.id,
+  creatorId: r.creatorId,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+
+function refused(level: AccessLevel, actor: Actor): AppError {
+  return signInWouldHelp(level, actor)
+    ? new AppError("UNAUTHENTICATED", "appDataSignInRequired")
+    : new AppError("FORBIDDEN", "appDataForbidden");
+}
+
+const notFound = () => new AppError("NOT_FOUND", "entityRecordNotFound", "RECORD_NOT_FOUND");
+
+/** A list's `filter`: a JSON object of the entity's fields and plain values. */
+function filterOf(schema: EntitySchema, raw: string | undefined): Fields | undefined {
+  if (raw === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = null;
+  }
+  const plain = (v: unknown) =>
+    typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+  const ok =
+    typeof parsed === "object" &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    Object.keys(parsed).length <= APP_DATA_FILTER_FIELDS_MAX &&
+    Object.entries(parsed).every(([k, v]) => schema.fields.has(k) && plain(v));
+  if (!ok) {
+    const err = new AppError("BAD_REQUEST", "appDataFilterInvalid", "VALIDATION_FAILED");
+    err.field = "filter";
+    throw err;
+  }
+  return parsed as Fields;
+}
+
+/** GET .../data/{Entity}: the rows this caller may read, in the asked order, a page at a time. */
+export async function listRecords(call: DataCall, query: DataListQuery): Promise<RecordList> {
+  const { appId, entity, actor, schema } = await open(call);
+  const contains = filterOf(schema, query.filter);
+  const scope = readScope(schema.permissions.read, actor);
+  // Nothing to read is an empty list: it tells nobody whether records exist.
+  if (scope === "nothing") return { records: [], nextCursor: null };
+  const [micros, id] = query.cursor?.split("_") ?? [];
+  const rows = await listRuntimeRecords({
+    appId,
+    entity,
+    limit: query.limit + 1,
+    order: query.sort.endsWith("updatedAt") ? "updatedAt" : "createdAt",
+    direction: query.sort.startsWith("-") ? "desc" : "asc",
+    after: micros && id ? { micros, id } : null,
+    creatorId: scope === "own" && actor.kind === "user" ? actor.userId : undefined,
+    contains,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const at = last && (query.sort.endsWith("updatedAt") ? last.updatedMicros : last.createdMicros);
+  return {
+    records: page.map(view),
+    nextCursor: rows.length > query.limit && last ? `${at}_${last.id}` : null,
+  };
+}
+
+/** GET .../data/{Entity}/{id}: a record this caller may read; any other is not found. */
+export async function getRecord(call: DataCall, recordId: string): Promise<Record> {
+  const { appId, entity, actor, schema } = await open(call);
+  const row = await findRuntimeRecord(appId, entity, recordId);
+  if (!row || !mayRead(schema.permissions.read, actor, row)) throw notFound();
+  return view(row);
+}
+
+async function assertMayCreate(call: DataCall, opened: Opened): Promise<void> {
+  const level = opened.schema.permissions.write;
+  if (!mayCreate(level, opened.actor)) throw refused(level, opened.actor);
+  if (opened.actor.kind === "anonymous") await reserveAnonymousWrite(opened.appId, call.ip);
+}
+
+const creatorOf = (actor: Actor) => (actor.kind === "user" ? actor.userId : null);
+
+/** POST .../data/{Entity} */
+export async function createRecord(call: DataCall, fields: Fields): Promise<Record> {
+  const opened = await open(call);
+  await assertMayCreate(call, opened);
+  const data = checked(opened.schema, fields);
+  const [row] = await insertRuntimeRecords(opened.appId, opened.entity, [
+    { creatorId: creatorOf(opened.actor), data },
+  ]);
+  return view(row as RuntimeRecord);
+}
+
+/** POST .../data/{Entity}/bulk: every record is checked before any is stored; all or none. */
+export async function bulkCreateRecords(call: DataCall, records: Fields[]): Promise<{ records: Record[] }> {
+  const opened = await open(call);
+  await assertMayCreate(call, opened);
+  const creatorId = creatorOf(opened.actor);
+  const rows = records.map((r, i) => ({ creatorId, data: checked(opened.schema, r, `records.${i}.`) }));
+  return { records: (await insertRuntimeRecords(opened.appId, opened.entity, rows)).map(view) };
+}
+
+/** A record the caller may change: readable (else not found) and writable (else refused). */
+async function writable(call: DataCall, recordId: string): Promise<Opened & { row: RuntimeRecord }> {
+  const opened = await open(call);
+  const row = await findRuntimeRecord(opened.appId, opened.entity, recordId);
+  const { read, write } = opened.schema.permissions;
+  if (!row || !mayRead(read, opened.actor, row)) throw notFound();
+  if (!mayWrite(write, opened.actor, row)) throw refused(write, opened.actor);
+  if (opened.actor.kind === "anonymous") await reserveAnonymousWrite(opened.appId, call.ip);
+  return { ...opened, row };
+}
+
+const changed = () => new AppError("CONFLICT", "appDataRecordChanged", "RECORD_CHANGED");
+
+/**
+ * PATCH .../data/{Entity}/{id}: the patch's fields replace the record's, and the whole is checked.
+ * Written only if nobody wrote it since it was read (else 409), and, with `ifUpdatedAt`, only if
+ * it is still as the client saw it.
+ */
+export async function updateRecord(
+  call: DataCall,
+  recordId: string,
+  patch: Fields,
+  ifUpdatedAt?: string,
+): Promise<Record> {
+  const { appId, entity, schema, row } = await writable(call, recordId);
+  if (ifUpdatedAt && new Date(ifUpdatedAt).getTime() !== row.updatedAt.getTime()) throw changed();
+  const data = checked(schema, { ...row.data, ...patch });
+  const saved = await replaceRuntimeRecord(appId, entity, recordId, data, row.updatedMicros);
+  if (!saved) throw changed();
+  return view(saved);
+}
+
+/** DELETE .../data/{Entity}/{id} */
+export async function deleteRecord(call: DataCall, recordId: string): Promise<{ deleted: true }> {
+  const { appId, entity } = await writable(call, recordId);
+  if (!(await deleteEntityRecord(appId, entity, recordId))) throw notFound();
+  return { deleted: true };
+}
