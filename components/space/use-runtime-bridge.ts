@@ -25,12 +25,19 @@ export function useRuntimeBridge(
   modeRef.current = mode;
 
   useEffect(() => {
+    // The frame repeats a request until it is answered: one token call at a time answers them all.
+    let asking: Promise<Record<string, unknown>> | null = null;
     const onMessage = (event: MessageEvent) => {
       const target = frame.current?.contentWindow;
       if (!target || event.source !== target) return;
       const type = (event.data as { type?: unknown } | null)?.type;
-      if (type === RUNTIME_MESSAGE.tokenRequest) void sendToken(target, appId);
-      else if (type === RUNTIME_MESSAGE.signIn || type === RUNTIME_MESSAGE.signOut) {
+      if (type === RUNTIME_MESSAGE.tokenRequest) {
+        asking ??= tokenMessage(appId).finally(() => {
+          asking = null;
+        });
+        // The frame may have gone meanwhile (another version shown): posting to it then does nothing.
+        void asking.then((message) => target.postMessage(message, "*"));
+      } else if (type === RUNTIME_MESSAGE.signIn || type === RUNTIME_MESSAGE.signOut) {
         if (modeRef.current !== "published") {
           toast.info(messages.runtimePreviewAuth);
           return;
@@ -48,11 +55,11 @@ export function useRuntimeBridge(
   }, [frame, appId]);
 }
 
-async function sendToken(target: Window, appId: string): Promise<void> {
-  let message: Record<string, unknown>;
+/** The answer to a token request: the token of this page's viewer, or why there is none. */
+async function tokenMessage(appId: string): Promise<Record<string, unknown>> {
   try {
     const answer = await apiFetch<TokenAnswer>(`/api/apps/${appId}/runtime/token`, { body: {} });
-    message = {
+    return {
       type: RUNTIME_MESSAGE.token,
       token: answer.token,
       expiresAt: answer.expiresAt,
@@ -61,7 +68,7 @@ async function sendToken(target: Window, appId: string): Promise<void> {
   } catch (err) {
     // The frame's call fails with this error (an AppClientError) rather than waiting it out.
     const failed = err instanceof ApiError ? err : null;
-    message = {
+    return {
       type: RUNTIME_MESSAGE.token,
       token: null,
       expiresAt: null,
@@ -74,6 +81,4 @@ async function sendToken(target: Window, appId: string): Promise<void> {
       },
     };
   }
-  // The frame may have gone (another version shown): posting to a closed window does nothing.
-  target.postMessage(message, "*");
 }

@@ -35,7 +35,7 @@ function harness(opts: { standalone?: boolean } = {}) {
   const posted: unknown[] = [];
   const calls: Call[] = [];
   const answers: Answer[] = [];
-  const timers: (() => void)[] = [];
+  const timers: { fn: () => void; ms: number; cleared: boolean }[] = [];
   const parent = { postMessage: (message: unknown) => posted.push(message) };
   const window: Record<string, unknown> = {
     addEventListener: (type: string, fn: Listener) => type === "message" && listeners.add(fn),
@@ -61,8 +61,10 @@ function harness(opts: { standalone?: boolean } = {}) {
     Proxy,
     JSON,
     Promise,
-    setTimeout: (fn: () => void) => timers.push(fn),
-    clearTimeout: () => {},
+    setTimeout: (fn: () => void, ms: number) => timers.push({ fn, ms, cleared: false }) - 1,
+    clearTimeout: (id: number) => {
+      if (timers[id]) timers[id].cleared = true;
+    },
     [CONFIG_GLOBAL]: {
       text: { clientTokenTimeout: "no token", clientNetworkError: "offline", clientRequestFailed: "failed" },
       runtime: { apiBase: API, appId: APP_ID, mode: "preview" },
@@ -87,9 +89,16 @@ function harness(opts: { standalone?: boolean } = {}) {
       expiresAt: value ? new Date(Date.now() + expiresInMs).toISOString() : null,
       user: value ? { id: "u1", email: "a@example.com", role: "user" } : null,
     });
+  /** Fires the pending timers set for `ms` (the test's clock: nothing fires by itself). */
+  const fire = (ms: number) => {
+    for (const t of timers.filter((t) => t.ms === ms && !t.cleared)) {
+      t.cleared = true;
+      t.fn();
+    }
+  };
   // Lets the client's pending promises run up to its next wait.
   const settle = () => new Promise((r) => setTimeout(r, 0));
-  return { client, posted, calls, answers, timers, reply, token, settle, listeners };
+  return { client, posted, calls, answers, timers, fire, reply, token, settle, listeners };
 }
 
 const tokenRequests = (posted: unknown[]) =>
@@ -238,11 +247,30 @@ describe("@app/client", () => {
     const h = harness();
     const call = h.client.entities.Task!.list!();
     await h.settle();
-    expect(h.timers).toHaveLength(1);
-    h.timers[0]!(); // CLIENT_TOKEN_TIMEOUT_MS have passed
+    h.fire(CLIENT_TOKEN_TIMEOUT_MS);
     await expect(call).rejects.toMatchObject({ status: 0, code: "APP_TOKEN_TIMEOUT", message: "no token" });
+    // Nothing is left listening or waiting.
     expect(h.listeners.size).toBe(0);
+    expect(h.timers.every((t) => t.cleared)).toBe(true);
     expect(CLIENT_TOKEN_TIMEOUT_MS).toBeGreaterThanOrEqual(5000);
+  });
+
+  it("asks again, less and less often, until the parent answers: a page still hydrating missed the first request", async () => {
+    const h = harness();
+    const call = h.client.entities.Task!.list!();
+    await h.settle();
+    expect(tokenRequests(h.posted)).toBe(1);
+    h.fire(100);
+    h.fire(200);
+    h.fire(400);
+    expect(tokenRequests(h.posted)).toBe(4);
+    h.token("late");
+    h.answers.push({ status: 200, json: { records: [], nextCursor: null } });
+    await call;
+    expect(h.calls[0]!.headers.Authorization).toBe("Bearer late");
+    // Answered: no more requests, no timer left.
+    expect(h.timers.every((t) => t.cleared)).toBe(true);
+    expect(tokenRequests(h.posted)).toBe(4);
   });
 
   it("a parent that could not get a token says why, and the call fails with it", async () => {

@@ -6,7 +6,8 @@
 // How it reaches the data: the app runs in a sandboxed frame of no origin, holding no cookie of
 // ours, so it asks the page around it (window.parent, by postMessage) for a token scoped to this
 // app and its viewer, and calls the data API with it as a bearer, never with credentials. The
-// parent's answer is trusted only from window.parent; the token is kept until it expires and
+// parent's answer is trusted only from window.parent (the request is repeated until it answers,
+// as the page may not listen yet when the frame starts); the token is kept until it expires and
 // asked for once more when the server says it has (401 APP_TOKEN_EXPIRED), the call then tried
 // once again. Where to call and which app come from the document's config global (document.ts).
 
@@ -24,6 +25,8 @@ const config = globalThis.${CONFIG_GLOBAL} || {};
 const text = config.text || {};
 const runtime = config.runtime || {};
 const TOKEN_TIMEOUT_MS = ${CLIENT_TOKEN_TIMEOUT_MS};
+const RESEND_FIRST_MS = 100;
+const RESEND_MAX_MS = 1000;
 // A token this close to its end is asked for again rather than sent to be refused.
 const EXPIRY_MARGIN_MS = 30000;
 const ENTITY_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -63,8 +66,10 @@ function askParent() {
   // A document opened on its own has no page around it: it is anonymous.
   if (window.parent === window) return Promise.resolve({ token: null, expiresAt: null, user: null });
   asking = new Promise((resolve, reject) => {
+    let resendTimer = null;
     const done = () => {
       clearTimeout(timer);
+      clearTimeout(resendTimer);
       window.removeEventListener("message", onMessage);
       asking = null;
     };
@@ -72,6 +77,16 @@ function askParent() {
       done();
       reject(new AppClientError(0, "APP_TOKEN_TIMEOUT", text.clientTokenTimeout || "No token", null));
     }, TOKEN_TIMEOUT_MS);
+    // The frame may run before the page around it listens (a server-rendered page still
+    // hydrating): the request is sent again, less and less often, until it is answered.
+    let every = RESEND_FIRST_MS;
+    const resend = () => {
+      resendTimer = setTimeout(() => {
+        post({ type: "${RUNTIME_MESSAGE.tokenRequest}" });
+        every = Math.min(every * 2, RESEND_MAX_MS);
+        resend();
+      }, every);
+    };
     function onMessage(event) {
       if (event.source !== window.parent) return;
       const data = event.data;
@@ -99,6 +114,7 @@ function askParent() {
     }
     window.addEventListener("message", onMessage);
     post({ type: "${RUNTIME_MESSAGE.tokenRequest}" });
+    resend();
   });
   return asking;
 }
