@@ -12,6 +12,7 @@ import { APP_DATA_FILTER_FIELDS_MAX } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
 import { reserveAnonymousWrite } from "@/lib/security/rate-limit";
 import { entityPath } from "@/lib/space/files";
+import { isStorableText } from "@/lib/storable-text";
 import {
   type AccessLevel,
   type Actor,
@@ -79,8 +80,12 @@ function filterOf(schema: EntitySchema, raw: string | undefined): Fields | undef
   } catch {
     parsed = null;
   }
+  // JSON escapes can spell a NUL or a lone surrogate that the query string itself did not hold:
+  // no stored value holds either, and PostgreSQL refuses them in a jsonb parameter.
   const plain = (v: unknown) =>
-    typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+    (typeof v === "string" && isStorableText(v)) ||
+    typeof v === "boolean" ||
+    (typeof v === "number" && Number.isFinite(v));
   const ok =
     typeof parsed === "object" &&
     parsed !== null &&

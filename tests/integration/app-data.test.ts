@@ -170,6 +170,12 @@ describe("records through the data API", () => {
     expect(filter.status).toBe(400);
     expect(filter.json.error.field).toBe("filter");
     expect((await list(aliceToken, `?filter=${encodeURIComponent('{"nope":1}')}`)).status).toBe(400);
+    // A NUL or a lone surrogate escaped inside the filter's JSON (the query string itself is clean).
+    for (const title of ["a\u0000b", "a\ud800b"]) {
+      const unstorable = await list(aliceToken, `?filter=${encodeURIComponent(JSON.stringify({ title }))}`);
+      expect(unstorable.status, JSON.stringify(title)).toBe(400);
+      expect(unstorable.json.error.field).toBe("filter");
+    }
   });
 
   it("lists only the caller's own rows under 'creator', newest first, filtered and paged", async () => {
