@@ -329,4 +329,21 @@ describe("anonymous writes", () => {
     });
     expect(read.json.records).toEqual([]);
   });
+
+  it("count each record of a bulk create", async () => {
+    const open = await createSpaceApp(builder.account.accountId, "Guest book 2");
+    await setEntity(open, builder.account.accountId, "Task", taskSchema("admin", "anonymous"));
+    await publish(open);
+    const ip = fromIp();
+    const bulk = (n: number) =>
+      call(bulkRoute.POST, {
+        path: `/api/apps/${open.id}/data/Task/bulk`,
+        params: { appId: open.id, entity: "Task" },
+        body: { records: Array.from({ length: n }, (_, i) => ({ title: `Entry ${i}` })) },
+        headers: ip,
+      });
+    expect((await bulk(APP_DATA_ANONYMOUS_WRITES_PER_MINUTE - 1)).status).toBe(200);
+    expect((await bulk(2)).status).toBe(429);
+    expect((await bulk(1)).status).toBe(429);
+  });
 });
