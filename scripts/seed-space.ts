@@ -130,7 +130,7 @@ const WIKI_PAGES = [
   },
 ];
 
-export async function seedSpaceConversation(ownerAccountId: string): Promise<string> {
+export async function seedSpaceConversation(ownerAccountId: string, ownerUserId: string): Promise<string> {
   const app = await findAppById(DEMO_IDS.wiki);
   if (!app) throw new Error("seed the demo apps first (scripts/seed-apps.ts)");
   if ((await countVersions(app.id)) === 0) {
@@ -150,7 +150,7 @@ export async function seedSpaceConversation(ownerAccountId: string): Promise<str
   // insert_entity_records would store them).
   if ((await countEntityRecords(app.id, "WikiPage")) === 0) {
     for (const page of WIKI_PAGES) {
-      await insertEntityRecords(app.id, "WikiPage", [{ creatorId: ownerAccountId, data: page }]);
+      await insertEntityRecords(app.id, "WikiPage", [{ creatorId: ownerUserId, data: page }]);
     }
   }
   return (

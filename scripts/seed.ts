@@ -46,7 +46,7 @@ async function main() {
   const demos = await seedDemoApps(admin.accountId);
   demos.push(await seedDemoDataSources(app));
   demos.push(await seedDemoRuns(app));
-  demos.push(await seedSpaceConversation(admin.accountId));
+  demos.push(await seedSpaceConversation(admin.accountId, admin.userId));
   demos.push(...(await seedTaskBoard(admin.accountId)));
   console.log(
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,

@@ -9,8 +9,8 @@ import { pool } from "../client";
  * are counted one after another and no more than the limit ever get through.
  */
 export type Counter = {
-  /** Takes one point; false when the window's points were already used up. */
-  consume(key: string): Promise<boolean>;
+  /** Takes one point (or `points`); false when the window has not that many left. */
+  consume(key: string, points?: number): Promise<boolean>;
   /** Gives one point back (an attempt that turned out fine). */
   refund(key: string): Promise<void>;
   reset(key: string): Promise<void>;
@@ -50,9 +50,9 @@ const hashKey = (key: string) => crypto.createHash("sha256").update(key).digest(
 export function counter(name: string, points: number, durationS: number): Counter {
   const rl = () => limiter(name, points, durationS);
   return {
-    async consume(key) {
+    async consume(key, n = 1) {
       try {
-        await rl().consume(hashKey(key));
+        await rl().consume(hashKey(key), n);
         return true;
       } catch (err) {
         if (err instanceof RateLimiterRes) return false;

@@ -10,8 +10,9 @@ import {
 import { deleteEntityRecord } from "@/db/queries/entity-records";
 import { APP_DATA_FILTER_FIELDS_MAX } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
-import { reserveAnonymousWrite } from "@/lib/security/rate-limit";
+import { reserveAnonymousWrites } from "@/lib/security/rate-limit";
 import { entityPath } from "@/lib/space/files";
+import { isStorableText } from "@/lib/storable-text";
 import {
   type AccessLevel,
   type Actor,
@@ -79,8 +80,12 @@ function filterOf(schema: EntitySchema, raw: string | undefined): Fields | undef
   } catch {
     parsed = null;
   }
+  // JSON escapes can spell a NUL or a lone surrogate that the query string itself did not hold:
+  // no stored value holds either, and PostgreSQL refuses them in a jsonb parameter.
   const plain = (v: unknown) =>
-    typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+    (typeof v === "string" && isStorableText(v)) ||
+    typeof v === "boolean" ||
+    (typeof v === "number" && Number.isFinite(v));
   const ok =
     typeof parsed === "object" &&
     parsed !== null &&
@@ -130,10 +135,10 @@ export async function getRecord(call: DataCall, recordId: string): Promise<Recor
   return view(row);
 }
 
-async function assertMayCreate(call: DataCall, opened: Opened): Promise<void> {
+async function assertMayCreate(call: DataCall, opened: Opened, records = 1): Promise<void> {
   const level = opened.schema.permissions.write;
   if (!mayCreate(level, opened.actor)) throw refused(level, opened.actor);
-  if (opened.actor.kind === "anonymous") await reserveAnonymousWrite(opened.appId, call.ip);
+  if (opened.actor.kind === "anonymous") await reserveAnonymousWrites(opened.appId, call.ip, records);
 }
 
 const creatorOf = (actor: Actor) => (actor.kind === "user" ? actor.userId : null);
@@ -152,7 +157,7 @@ export async function createRecord(call: DataCall, fields: Fields): Promise<Reco
 /** POST .../data/{Entity}/bulk: every record is checked before any is stored; all or none. */
 export async function bulkCreateRecords(call: DataCall, records: Fields[]): Promise<{ records: Record[] }> {
   const opened = await open(call);
-  await assertMayCreate(call, opened);
+  await assertMayCreate(call, opened, records.length);
   const creatorId = creatorOf(opened.actor);
   const rows = records.map((r, i) => ({ creatorId, data: checked(opened.schema, r, `records.${i}.`) }));
   return { records: (await insertRuntimeRecords(opened.appId, opened.entity, rows)).map(view) };
@@ -165,7 +170,7 @@ async function writable(call: DataCall, recordId: string): Promise<Opened & { ro
   const { read, write } = opened.schema.permissions;
   if (!row || !mayRead(read, opened.actor, row)) throw notFound();
   if (!mayWrite(write, opened.actor, row)) throw refused(write, opened.actor);
-  if (opened.actor.kind === "anonymous") await reserveAnonymousWrite(opened.appId, call.ip);
+  if (opened.actor.kind === "anonymous") await reserveAnonymousWrites(opened.appId, call.ip);
   return { ...opened, row };
 }
 

@@ -117,11 +117,12 @@ export function reserveCodeAttempt(ip: string): Promise<Attempt> {
 }
 
 /**
- * A write to a space app's data by a caller without a sign-in (an "anonymous" write level), per
- * app and address: taken before the record is checked, and kept (every write counts).
+ * Records written to a space app's data by a caller without a sign-in (an "anonymous" write level),
+ * per app and address: taken before the records are checked, and kept (every write counts; a bulk
+ * create counts each of its records).
  */
-export async function reserveAnonymousWrite(appId: string, ip: string): Promise<void> {
-  await reserveSteps([{ counter: counters.appDataAnonymous, key: `${appId}\n${ip}` }], () => {
-    return new AppError("RATE_LIMITED", "appDataRateLimited");
-  });
+export async function reserveAnonymousWrites(appId: string, ip: string, records = 1): Promise<void> {
+  if (!(await counters.appDataAnonymous.consume(`${appId}\n${ip}`, records))) {
+    throw new AppError("RATE_LIMITED", "appDataRateLimited");
+  }
 }

@@ -19,6 +19,7 @@ import {
   type Request,
   send,
 } from "../support/api-contract";
+import { appTokenFor } from "../support/app-data";
 import { connectProvider, consent, fetchConnectorTokens } from "../support/connector-flow";
 import {
   createBuilder,
@@ -98,6 +99,23 @@ async function atEditorRevision(w: World, example: unknown, part: "settings" | "
 }
 const space = (w: World) => ({ appId: w.spaceAppA.id });
 
+/**
+ * A call of the world's published space app's own code (its data API): with the app token that
+ * builder A's session gets for it (the app's admin), as the page around the app's frame asks.
+ */
+async function fromDataApp(w: World, params: Record<string, string> = {}): Promise<Request> {
+  return {
+    params: { appId: w.dataApp.id, ...params },
+    token: await appTokenFor(w.dataApp.id, w.actors.builderA.token),
+  };
+}
+const task = { entity: "Task" };
+/** The CORS preflight of the app's frame: a sandboxed document, of Origin null. */
+const preflight = (w: World, params: Record<string, string>, method: string): Request => ({
+  params: { appId: w.dataApp.id, ...params },
+  headers: { origin: "null", "access-control-request-method": method },
+});
+
 /** Sends a request to another operation first (e.g. to get an id it answers). */
 async function first(name: string, r: Request): Promise<Answer> {
   const ref = byName.get(name);
@@ -139,6 +157,54 @@ const CASES: Record<string, Case> = {
   "POST /api/apps/{appId}/chat": { request: (w, ex) => ({ params: space(w), body: ex }) },
   "POST /api/apps/{appId}/chat/activate": { request: (w, ex) => ({ params: app(w), body: ex }) },
   "GET /api/apps/{appId}/chat/history": { request: (w) => ({ params: space(w), query: { limit: "50" } }) },
+  "GET /api/apps/{appId}/data/{entity}": {
+    request: (w) => fromDataApp(w, task),
+    check: (a) => expect((a.json as { records: unknown[] }).records.length).toBeGreaterThan(0),
+  },
+  "POST /api/apps/{appId}/data/{entity}": {
+    request: async (w, ex) => ({ ...(await fromDataApp(w, task)), body: ex }),
+  },
+  "OPTIONS /api/apps/{appId}/data/{entity}": { as: "anonymous", request: (w) => preflight(w, task, "POST") },
+  "POST /api/apps/{appId}/data/{entity}/bulk": {
+    request: async (w, ex) => ({ ...(await fromDataApp(w, task)), body: ex }),
+  },
+  "OPTIONS /api/apps/{appId}/data/{entity}/bulk": {
+    as: "anonymous",
+    request: (w) => preflight(w, task, "POST"),
+  },
+  "GET /api/apps/{appId}/data/{entity}/{recordId}": {
+    request: (w) => fromDataApp(w, { ...task, recordId: w.dataRecordId }),
+  },
+  "PATCH /api/apps/{appId}/data/{entity}/{recordId}": {
+    request: async (w, ex) => ({
+      ...(await fromDataApp(w, { ...task, recordId: w.dataRecordId })),
+      body: ex,
+    }),
+  },
+  "DELETE /api/apps/{appId}/data/{entity}/{recordId}": {
+    request: (w) => fromDataApp(w, { ...task, recordId: w.spareDataRecordIds.pop()! }),
+  },
+  "OPTIONS /api/apps/{appId}/data/{entity}/{recordId}": {
+    as: "anonymous",
+    request: (w) => preflight(w, { ...task, recordId: w.dataRecordId }, "PATCH"),
+  },
+  "GET /api/apps/{appId}/runtime/me": { request: (w) => fromDataApp(w) },
+  "PATCH /api/apps/{appId}/runtime/me": {
+    // An end user of the app changes their own fields (a builder has none of the app's).
+    request: async (w, ex) => {
+      const endUser = await createEndUser(w.dataApp.id);
+      return {
+        params: { appId: w.dataApp.id },
+        token: await appTokenFor(w.dataApp.id, endUser.token),
+        body: ex,
+      };
+    },
+  },
+  "OPTIONS /api/apps/{appId}/runtime/me": { as: "anonymous", request: (w) => preflight(w, {}, "PATCH") },
+  "POST /api/apps/{appId}/runtime/token": {
+    request: (w) => ({ params: { appId: w.dataApp.id } }),
+    check: (a) => expect((a.json as { token: string | null }).token).toEqual(expect.any(String)),
+  },
   "GET /api/apps/{appId}/entities": { request: (w) => ({ params: space(w) }) },
   "GET /api/apps/{appId}/entities/{entity}/export": {
     request: (w) => ({ params: { ...space(w), entity: "Note" } }),

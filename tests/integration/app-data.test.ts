@@ -170,6 +170,12 @@ describe("records through the data API", () => {
     expect(filter.status).toBe(400);
     expect(filter.json.error.field).toBe("filter");
     expect((await list(aliceToken, `?filter=${encodeURIComponent('{"nope":1}')}`)).status).toBe(400);
+    // A NUL or a lone surrogate escaped inside the filter's JSON (the query string itself is clean).
+    for (const title of ["a\u0000b", "a\ud800b"]) {
+      const unstorable = await list(aliceToken, `?filter=${encodeURIComponent(JSON.stringify({ title }))}`);
+      expect(unstorable.status, JSON.stringify(title)).toBe(400);
+      expect(unstorable.json.error.field).toBe("filter");
+    }
   });
 
   it("lists only the caller's own rows under 'creator', newest first, filtered and paged", async () => {
@@ -322,5 +328,22 @@ describe("anonymous writes", () => {
       params: { appId: open.id, entity: "Task" },
     });
     expect(read.json.records).toEqual([]);
+  });
+
+  it("count each record of a bulk create", async () => {
+    const open = await createSpaceApp(builder.account.accountId, "Guest book 2");
+    await setEntity(open, builder.account.accountId, "Task", taskSchema("admin", "anonymous"));
+    await publish(open);
+    const ip = fromIp();
+    const bulk = (n: number) =>
+      call(bulkRoute.POST, {
+        path: `/api/apps/${open.id}/data/Task/bulk`,
+        params: { appId: open.id, entity: "Task" },
+        body: { records: Array.from({ length: n }, (_, i) => ({ title: `Entry ${i}` })) },
+        headers: ip,
+      });
+    expect((await bulk(APP_DATA_ANONYMOUS_WRITES_PER_MINUTE - 1)).status).toBe(200);
+    expect((await bulk(2)).status).toBe(429);
+    expect((await bulk(1)).status).toBe(429);
   });
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { appTokenOrNone } from "../support/app-data";
 import { cookieFor, fromIp, tokenFor } from "../support/factories";
 import { call } from "../support/http";
 import {
@@ -8,6 +9,7 @@ import {
   type ActorName,
   type Answer,
   createWorld,
+  type Expected,
   HTTP_METHODS,
   type HttpMethod,
   matches,
@@ -83,32 +85,46 @@ describe("authorization matrix", () => {
         world.actors[actor as SignedInActor] = { ...who, ...fresh };
       });
     }
+    // The app token the actor's session gets for the app of the request, as the page around the
+    // app's frame would ask for it (none: the app's code calls as anonymous).
+    const appToken =
+      via === "appToken" && who ? await appTokenOrNone(spec.params?.appId as string, who.token) : null;
     return call(handler, {
       method: row.method,
       path: spec.path,
       params: spec.params,
       body: spec.body,
       headers: { ...fromIp(), ...spec.headers },
-      token: via === "bearer" ? who?.token : undefined,
+      token: via === "bearer" ? who?.token : (appToken ?? undefined),
       cookie: via === "cookie" ? who?.cookie : undefined,
     });
   }
 
+  /** What the row says an actor gets with this credential (see Row.appToken for app-token routes). */
+  function expectedOf(row: Row, actor: ActorName, via: Via | null): Expected {
+    if (row.appToken && via === "bearer") return row.appToken.sessionBearer;
+    if (row.appToken && via === "cookie") return row.expect.anonymous;
+    return row.expect[actor];
+  }
+
+  const viasOf = (row: Row, actor: ActorName): (Via | null)[] =>
+    actor === "anonymous" ? [null] : row.appToken ? ["bearer", "cookie", "appToken"] : ["bearer", "cookie"];
   const cases = rows.flatMap((row) =>
-    ACTORS.flatMap((actor) =>
-      (actor === "anonymous" ? [null] : (["bearer", "cookie"] as const)).map((via) => ({ row, actor, via })),
-    ),
+    ACTORS.flatMap((actor) => viasOf(row, actor).map((via) => ({ row, actor, via }))),
   );
 
   it.each(cases.map((c) => [`${c.row.method} ${c.row.file}`, c.actor, c.via ?? "no credential", c] as const))(
     "%s as %s (%s)",
     async (_name, actor, _via, { row, via }) => {
       const res = await exercise(row, actor, via);
-      const expected = row.expect[actor];
+      const expected = expectedOf(row, actor, via);
       expect(res.status, `expected ${expected} (${row.who}), answer ${JSON.stringify(res.json)}`).toSatisfy(
         (s: number) => matches(s, expected),
       );
       expect(res.status, "never a 500").toBeLessThan(500);
+      // A session's own token is no app token: refused as such, not taken for anonymous.
+      if (row.appToken && via === "bearer" && res.status === 401)
+        expect((res.json as { error: { code: string } }).error.code).toBe("APP_TOKEN_INVALID");
       row.check?.(res, actor, via, world);
     },
   );

@@ -21,7 +21,7 @@ type ResponseObject = { description?: string; content?: Record<string, Media>; $
 export type Parameter = { name: string; in: "path" | "query"; required?: boolean; schema: JsonSchema };
 export type Operation = {
   operationId: string;
-  "x-auth"?: "public" | "user" | "builder" | "admin";
+  "x-auth"?: "public" | "user" | "builder" | "admin" | "appToken";
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, Media> };
   responses: Record<string, ResponseObject>;

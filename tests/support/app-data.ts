@@ -38,8 +38,13 @@ export async function publish(app: App): Promise<void> {
 
 /** The app token the page around the frame gets for this session token (a builder's or an end user's). */
 export async function appTokenFor(appId: string, sessionToken: string): Promise<string> {
-  const session = await loadSession(sessionToken, "cookie");
-  const { token } = await issueRuntimeToken(appId, session);
+  const token = await appTokenOrNone(appId, sessionToken);
   if (!token) throw new Error("no app token for this session");
   return token;
+}
+
+/** The same, or null when this session gets none for the app (the app's code then runs as anonymous). */
+export async function appTokenOrNone(appId: string, sessionToken: string): Promise<string | null> {
+  const session = await loadSession(sessionToken, "cookie");
+  return (await issueRuntimeToken(appId, session)).token;
 }

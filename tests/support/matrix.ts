@@ -6,12 +6,14 @@
 import crypto from "node:crypto";
 import { expect } from "vitest";
 import { db } from "../../db/client";
+import { insertRuntimeRecords } from "../../db/queries/app-data";
 import { insertApp, insertTool } from "../../db/queries/apps";
 import { insertContextItem } from "../../db/queries/context";
 import { insertEntityRecords, listEntityRecords } from "../../db/queries/entity-records";
 import { type App, type ContextItem, type Tool, toolRuns } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
 import { messages } from "../../lib/messages";
+import { publish, setEntity, taskSchema } from "./app-data";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
 import { createSpaceApp, page, say, type TurnResult } from "./space";
 
@@ -61,6 +63,14 @@ export type World = {
   spareRecordIds: string[];
   /** a builder nobody else uses, for the rows that sign in with a password */
   loginUser: { email: string; password: string };
+  /**
+   * A published space app of builder A whose own code's data API the app-token rows call: its
+   * Task entity is for the app's admins only (read and write), with a record by builder A, and
+   * spare ones of builder A that the delete rows use up.
+   */
+  dataApp: App;
+  dataRecordId: string;
+  spareDataRecordIds: string[];
 };
 
 export type RequestSpec = {
@@ -72,8 +82,12 @@ export type RequestSpec = {
 
 export type Answer = { status: number; headers: Headers; json: unknown };
 
-/** How a signed-in actor's credential rides along. Our routes read both; Auth.js reads the cookie. */
-export type Via = "bearer" | "cookie";
+/**
+ * How a signed-in actor's credential rides along. Our routes read both; Auth.js reads the cookie.
+ * The routes of a space app's own code (rows with `appToken`) read neither: their credential is
+ * the app token the actor's session gets for that app ("appToken", sent as the bearer).
+ */
+export type Via = "bearer" | "cookie" | "appToken";
 
 export type Row = {
   file: string;
@@ -84,6 +98,14 @@ export type Row = {
   expect: Record<ActorName, Expected>;
   /** the call ends sessions: each actor calls it with a session of its own, opened for this row */
   freshSession?: boolean;
+  /**
+   * A route of a space app's own code (auth "appToken"; the app is the request's `appId`). `expect`
+   * is what each actor gets with the app token its session gets for the app (POST
+   * .../runtime/token; an actor who gets none sends none, and is anonymous). Each signed-in actor
+   * also sends its session's own token as the bearer, which is no app token (`sessionBearer`:
+   * what that gets), and its cookie, which is never read (it gets what anonymous gets).
+   */
+  appToken?: { sessionBearer: Expected };
   /** extra assertions on an answer (e.g. tenant isolation: the data is the caller's own) */
   check?: (res: Answer, actor: ActorName, via: Via | null, w: World) => void;
 };
@@ -183,6 +205,20 @@ export async function createWorld(): Promise<World> {
     [1, 2, 3, 4, 5, 6].map((i) => ({ creatorId: owner, data: { text: `Note ${i}` } })),
   );
   const spareRecordIds = (await listEntityRecords(spaceAppA.id, "Note", 10, null)).map((r) => r.id);
+  const dataApp = await createSpaceApp(owner, "Matrix Data A");
+  await setEntity(dataApp, owner, "Task", taskSchema("admin", "admin"));
+  await publish(dataApp);
+  // Each delete row succeeds for builder A and the admin, and takes a spare for each of their three
+  // credentials (only the app token deletes it).
+  const dataRecords = await insertRuntimeRecords(
+    dataApp.id,
+    "Task",
+    [0, 1, 2, 3, 4, 5, 6].map((i) => ({
+      creatorId: builderA.user.id,
+      data: { title: `Task ${i}`, done: false },
+    })),
+  );
+  const [dataRecord, ...spareDataRecords] = dataRecords.map((r) => r.id);
   return {
     appA,
     appB,
@@ -199,10 +235,38 @@ export async function createWorld(): Promise<World> {
     builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
     loginUser: { email: login.user.email, password: STRONG_PASSWORD },
+    dataApp,
+    dataRecordId: dataRecord!,
+    spareDataRecordIds: spareDataRecords,
   };
 }
 
 const garbageCode = "not-a-real-code";
+
+// ---- the data API of the world's published space app (dataApp) ----
+
+/** The actors whose app token of dataApp makes them its admins: its owner and the platform admin. */
+const dataAdmin = (actor: ActorName) => actor === "builderA" || actor === "admin";
+const forDataAdmins = (e: Expected, others: Expected) => ({ ...everyone(others), builderA: e, admin: e });
+const taskData = (w: World, rest = ""): RequestSpec => ({
+  path: `/api/apps/${w.dataApp.id}/data/Task${rest}`,
+  params: { appId: w.dataApp.id, entity: "Task" },
+});
+const taskRecord = (w: World, recordId: string): RequestSpec => ({
+  path: `/api/apps/${w.dataApp.id}/data/Task/${recordId}`,
+  params: { appId: w.dataApp.id, entity: "Task", recordId },
+});
+const runtimeMe = (w: World): RequestSpec => ({
+  path: `/api/apps/${w.dataApp.id}/runtime/me`,
+  params: { appId: w.dataApp.id },
+});
+/** A preflight as the sandboxed frame's browser sends it. */
+const preflight = (method: string) => ({ origin: "null", "access-control-request-method": method });
+function checkPreflight(res: Answer) {
+  expect(res.status).toBe(204);
+  expect(res.headers.get("access-control-allow-origin")).toBe("null");
+  expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+}
 
 export const rows: Row[] = [
   // Auth.js. Runs in-process (vitest inlines next-auth so that its "next/server" import resolves).
@@ -838,6 +902,145 @@ export const rows: Row[] = [
       body: { isActive: true },
     }),
     expect: ownerOfAppA(),
+  },
+  // ---- a space app's own code: its data API, with the app token of the app's signed-in user ----
+  {
+    file: "app/api/apps/[appId]/runtime/token/route.ts",
+    method: "POST",
+    who: "anybody, by their session: the app's owner and admins get an admin token, the app's end users their own, anybody else none",
+    request: (w) => ({
+      path: `/api/apps/${w.dataApp.id}/runtime/token`,
+      params: { appId: w.dataApp.id },
+      body: {},
+    }),
+    expect: everyone("2xx"),
+    check: (res, actor) => {
+      const answer = res.json as { token: string | null; user: { role: string } | null };
+      if (actor === "builderA" || actor === "admin") {
+        expect(answer.token).toEqual(expect.any(String));
+        expect(answer.user?.role).toBe("admin");
+      } else expect(answer).toEqual({ token: null, expiresAt: null, user: null });
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/route.ts",
+    method: "GET",
+    who: "anybody; the read level picks the rows (Task: the app's admins; anybody else an empty list, no hint)",
+    request: (w) => taskData(w),
+    appToken: { sessionBearer: 401 },
+    expect: everyone("2xx"),
+    check: (res, actor, via, w) => {
+      if (res.status !== 200) return;
+      const { records } = res.json as { records: { id: string }[] };
+      if (via === "appToken" && dataAdmin(actor)) expect(records.map((r) => r.id)).toContain(w.dataRecordId);
+      else expect(res.json).toEqual({ records: [], nextCursor: null });
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/route.ts",
+    method: "POST",
+    who: "as the write level says (Task: the app's admins; anonymous is asked to sign in, 401)",
+    request: (w) => ({ ...taskData(w), body: { title: "Matrix task" } }),
+    appToken: { sessionBearer: 401 },
+    expect: forDataAdmins("2xx", 401),
+    check: (res, actor, _via, w) => {
+      if (res.status !== 200 || actor === "anonymous") return;
+      expect((res.json as { creatorId: string }).creatorId).toBe(w.actors[actor].user.id);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/route.ts",
+    method: "OPTIONS",
+    who: "anybody: the CORS preflight of the app's frame (Origin null), which needs no credential",
+    request: (w) => ({ ...taskData(w), headers: preflight("POST") }),
+    appToken: { sessionBearer: "2xx" },
+    expect: everyone("2xx"),
+    check: checkPreflight,
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/bulk/route.ts",
+    method: "POST",
+    who: "as the write level says (Task: the app's admins; anonymous is asked to sign in, 401)",
+    request: (w) => ({
+      ...taskData(w, "/bulk"),
+      body: { records: [{ title: "Bulk 1" }, { title: "Bulk 2" }] },
+    }),
+    appToken: { sessionBearer: 401 },
+    expect: forDataAdmins("2xx", 401),
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/bulk/route.ts",
+    method: "OPTIONS",
+    who: "anybody: the CORS preflight of the app's frame (Origin null), which needs no credential",
+    request: (w) => ({ ...taskData(w, "/bulk"), headers: preflight("POST") }),
+    appToken: { sessionBearer: "2xx" },
+    expect: everyone("2xx"),
+    check: checkPreflight,
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/[recordId]/route.ts",
+    method: "GET",
+    who: "who may read the record (Task: the app's admins); to anybody else it does not exist",
+    request: (w) => taskRecord(w, w.dataRecordId),
+    appToken: { sessionBearer: 401 },
+    expect: forDataAdmins("2xx", 404),
+    check: (res, _actor, _via, w) => {
+      if (res.status === 200) expect((res.json as { id: string }).id).toBe(w.dataRecordId);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/[recordId]/route.ts",
+    method: "PATCH",
+    who: "who may read and write the record (Task: the app's admins); to anybody else it does not exist",
+    request: (w) => ({ ...taskRecord(w, w.dataRecordId), body: { done: true } }),
+    appToken: { sessionBearer: 401 },
+    expect: forDataAdmins("2xx", 404),
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/[recordId]/route.ts",
+    method: "DELETE",
+    who: "who may read and write the record (Task: the app's admins); to anybody else it does not exist",
+    request: (w, actor) => taskRecord(w, dataAdmin(actor) ? w.spareDataRecordIds.pop()! : w.dataRecordId),
+    appToken: { sessionBearer: 401 },
+    expect: forDataAdmins("2xx", 404),
+  },
+  {
+    file: "app/api/apps/[appId]/data/[entity]/[recordId]/route.ts",
+    method: "OPTIONS",
+    who: "anybody: the CORS preflight of the app's frame (Origin null), which needs no credential",
+    request: (w) => ({ ...taskRecord(w, w.dataRecordId), headers: preflight("PATCH") }),
+    appToken: { sessionBearer: "2xx" },
+    expect: everyone("2xx"),
+    check: checkPreflight,
+  },
+  {
+    file: "app/api/apps/[appId]/runtime/me/route.ts",
+    method: "GET",
+    who: "the user the app token names (the builder as the app's admin); anonymous 401",
+    request: (w) => runtimeMe(w),
+    appToken: { sessionBearer: 401 },
+    expect: forDataAdmins("2xx", 401),
+    check: (res, actor, _via, w) => {
+      if (res.status !== 200 || actor === "anonymous") return;
+      expect(res.json).toMatchObject({ email: w.actors[actor].user.email, role: "admin" });
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/runtime/me/route.ts",
+    method: "PATCH",
+    who: "an end user of the app, their own fields; a builder has none of the app's (403); anonymous 401",
+    request: (w) => ({ ...runtimeMe(w), body: { nickname: "Matrix" } }),
+    appToken: { sessionBearer: 401 },
+    expect: forDataAdmins(403, 401),
+  },
+  {
+    file: "app/api/apps/[appId]/runtime/me/route.ts",
+    method: "OPTIONS",
+    who: "anybody: the CORS preflight of the app's frame (Origin null), which needs no credential",
+    request: (w) => ({ ...runtimeMe(w), headers: preflight("PATCH") }),
+    appToken: { sessionBearer: "2xx" },
+    expect: everyone("2xx"),
+    check: checkPreflight,
   },
   // ---- analytics: the app's owner and admins, for a published app ----
   {

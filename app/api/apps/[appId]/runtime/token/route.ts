@@ -10,6 +10,8 @@ export const POST = route(
     summary:
       "The token a space app's own code sends to its data API: for the app's builder or one of its end users, none for anybody else",
     response: RuntimeTokenAnswer,
+    // No such space app, or a draft asked for by anybody but its builder.
+    errors: [404],
   },
   ({ session, params }) => issueRuntimeToken(params.appId, session),
 );
