@@ -294,6 +294,11 @@ export const CHAT_MESSAGE_MAX_WIDTH_PX = 350;
 // ---- the preview of a space app version (our own limits) ----
 /** How long a signed preview link opens the preview document. */
 export const PREVIEW_TOKEN_TTL_S = 5 * 60;
+/**
+ * The same for the published app's frame (/app/{appId}): longer, as a visitor's page stays open
+ * and the app's own code may reload its frame (the link is made once, when the page renders).
+ */
+export const PUBLISHED_DOCUMENT_TTL_S = 60 * 60;
 /** A build of a version's files is cancelled past this. */
 export const PREVIEW_BUILD_TIMEOUT_MS = 15_000;
 /** The largest bundle (script and stylesheet) a preview may be. */

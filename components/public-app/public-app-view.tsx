@@ -1,4 +1,4 @@
-import { ArrowLeftIcon, TriangleAlertIcon } from "lucide-react";
+import { ArrowLeftIcon } from "lucide-react";
 import type * as React from "react";
 import type { PublicContent, PublicStyle } from "@/lib/apps/public-content";
 import { safeHref, safeImageSrc } from "@/lib/apps/safe-link";
@@ -9,6 +9,7 @@ import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { AppLink } from "./app-link";
 import { contrastRatio, isDarkColor, shownTextColors, withAlpha } from "./colors";
+import { DraftBanner } from "./draft-banner";
 import { type PublicRunConfig, PublicTool } from "./public-tool";
 import { cssUrl } from "./safe-url";
 
@@ -169,15 +170,7 @@ export function PublicAppView(props: PublicAppViewProps) {
       data-public-app={appId}
       data-app-style={style.styleName}
     >
-      {draft && (
-        <div
-          role="status"
-          className="flex items-center justify-center gap-2 bg-[#FEF3C7] px-4 py-2 text-center text-sm font-medium text-[#78350F]"
-        >
-          <TriangleAlertIcon className="size-4 shrink-0" aria-hidden />
-          {draft === "tool" ? publicAppMessages.publicDraftToolBanner : publicAppMessages.publicDraftBanner}
-        </div>
-      )}
+      {draft && <DraftBanner draft={draft === "tool" ? "tool" : "app"} />}
 
       <header
         className={cn(

@@ -13,11 +13,14 @@ import {
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { readFrameIssues } from "./preview-messages";
+import { useRuntimeBridge } from "./use-runtime-bridge";
 
 // The preview of one version of a space app, in a sandboxed frame. The frame's document is
 // served with a CSP sandbox too, and framed here with the same sandbox: no allow-same-origin, so
 // the app cannot read the builder's cookies or call our API as the builder. What it reports
-// (its errors) reaches the editor by postMessage, accepted from this frame's window only.
+// (its errors) reaches the editor by postMessage, accepted from this frame's window only; its data
+// client gets the builder's app token from here (useRuntimeBridge), so the preview's data calls
+// run as the app's admin.
 
 type Props = {
   appId: string;
@@ -41,6 +44,7 @@ export function VersionPreview({ appId, versionId, onIssues, onLoadingChange, cl
   const frame = useRef<HTMLIFrameElement>(null);
   const report = useRef(onIssues);
   report.current = onIssues;
+  useRuntimeBridge(frame, appId, "preview");
 
   useEffect(() => {
     let live = true;

@@ -50,7 +50,7 @@ export const publicAppMessages = {
   publicTools: "Tools",
   publicNoTools: "No tools are live in this app yet. Check back soon.",
   publicAllTools: "All tools",
-  publicSpaceNotAvailable: "This app is not available here yet.",
+  publicSpaceNotAvailable: "This app is not ready yet: its builder has not built it. Come back later.",
   publicUntitledApp: "Untitled app",
   publicUntitledTool: "Untitled tool",
   publicLogoAlt: "{name} logo",

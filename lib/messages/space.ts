@@ -238,6 +238,13 @@ export const spaceMessages = {
   previewImportMissing: "{specifier} was not found among the app's files",
   previewBuildTimeout: "The preview took longer than {seconds} seconds to build",
   previewBundleTooLarge: "The preview is larger than {size}",
+  // The data client of a space app's code (@app/client) and the page around it (our wording)
+  clientTokenTimeout: "The app could not get access to its data: the page around it did not answer",
+  clientNetworkError: "The app could not reach its data. Check the connection and try again.",
+  clientRequestFailed: "The app's data request failed",
+  runtimePreviewAuth:
+    "The preview runs as you, the app's builder. Signing in and out works in the published app.",
+  runtimeTokenFailed: "The app could not get access to its data",
   // The chat stream (lib/space/chat-stream.ts; our wording)
   chatNothingToContinue: "There is no cut-off answer to continue",
   chatAnswerTimedOut: "The answer took too long and was stopped",

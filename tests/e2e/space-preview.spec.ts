@@ -1,43 +1,14 @@
-import crypto from "node:crypto";
 import { expect, type Frame, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { PREVIEW_SANDBOX } from "../../lib/space/preview/types";
-import { createApp, createBuilder, type SeededUser, sql } from "./support/db";
+import { createApp, createBuilder, type SeededUser } from "./support/db";
+import { seedVersion } from "./support/space";
 import { logInAsBuilder } from "./support/ui";
 
 // The preview of a space app version in Chromium: the app runs in a frame of the
 // builder's page, its errors reach the page by postMessage, and the frame - a document sandboxed
 // into an opaque origin, by its CSP and by the frame's sandbox - can neither read the builder's
 // cookies nor call our API as the builder.
-
-const sha256 = (s: string) => crypto.createHash("sha256").update(s, "utf8").digest("hex");
-
-/** A space app's first version, written as lib/space/versions.ts writes one: a full listing. */
-async function seedVersion(appId: string, accountId: string, files: Record<string, string>): Promise<string> {
-  for (const [, content] of Object.entries(files)) {
-    await sql(
-      `INSERT INTO space_blobs (app_id, hash, content, size) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-      [appId, sha256(content), content, Buffer.byteLength(content)],
-    );
-  }
-  const [version] = await sql<{ id: string }>(
-    `INSERT INTO versions (app_id, number, kind, snapshot_distance, file_count, created_by_account_id, metadata)
-     VALUES ($1, (SELECT count(*) + 1 FROM versions WHERE app_id = $1), 'edit', 0, $2, $3, $4) RETURNING id`,
-    [
-      appId,
-      Object.keys(files).length,
-      accountId,
-      JSON.stringify({ added: Object.keys(files), modified: [], deleted: [] }),
-    ],
-  );
-  for (const [path, content] of Object.entries(files)) {
-    await sql(
-      `INSERT INTO version_files (version_id, app_id, path, blob_hash, change) VALUES ($1, $2, $3, $4, 'added')`,
-      [version!.id, appId, path, sha256(content)],
-    );
-  }
-  return version!.id;
-}
 
 const APP_FILES = {
   "pages/Home.jsx": `import Counter from "@/components/Counter";

@@ -154,7 +154,7 @@ describe("building a version's preview", () => {
     const build = await buildPreview(new Map([["pages/Home.jsx", source]]));
     expect(build.ok).toBe(false);
     const titles = build.issues.map((i: PreviewIssue) => i.title);
-    const allowed = "react, react/jsx-runtime, react-dom, react-dom/client";
+    const allowed = "react, react/jsx-runtime, react-dom, react-dom/client, @app/client";
     expect(titles).toEqual([
       fillTemplate(messages.previewImportPackage, { specifier: "fs", allowed }),
       fillTemplate(messages.previewImportPackage, { specifier: "node:os", allowed }),
@@ -269,7 +269,8 @@ describe("the preview document", () => {
     const directives = csp.split(";").map((d) => d.trim());
     expect(directives[0]).toBe("sandbox allow-scripts allow-forms");
     expect(csp).not.toContain("allow-same-origin");
-    expect(directives).toContain("connect-src 'none'");
+    // The data client's calls go to our API and nowhere else.
+    expect(directives).toContain("connect-src http://localhost:3000");
     expect(directives).toContain("default-src 'none'");
     expect(directives).toContain("frame-ancestors 'self' http://localhost:3000");
     // Scripts only with this answer's nonce: every script of the page carries it.

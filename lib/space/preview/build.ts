@@ -12,6 +12,7 @@ import { type MessageKey, messages } from "@/lib/messages";
 import { formatMegabytes } from "@/lib/plans/features";
 import { fileTypeOf } from "@/lib/space/files";
 import { fillTemplate } from "@/lib/text";
+import { APP_CLIENT_SOURCE, CLIENT_SPECIFIER } from "./client-source";
 import { PREVIEW_RUNTIME_SOURCE, RUNTIME_SPECIFIER } from "./runtime-source";
 import { compileTailwind, scanCandidates, TailwindImportError, usesTailwind } from "./tailwind";
 import type { PreviewIssue } from "./types";
@@ -131,6 +132,8 @@ function virtualFiles(files: SourceFiles, state: { cancelled: boolean }): esbuil
         if (args.namespace === NS_PREVIEW && (spec === RUNTIME_SPECIFIER || spec === DEFAULT_CSS)) {
           return { path: spec, namespace: NS_PREVIEW };
         }
+        // The data client: the one module of ours app code may import (client-source.ts).
+        if (spec === CLIENT_SPECIFIER) return { path: spec, namespace: NS_PREVIEW };
         // A stylesheet's images and fonts are the browser's to load (under the document's CSP); code never is.
         if (URLISH.test(spec) && (args.kind === "url-token" || args.kind === "import-rule")) {
           if (/^(https:|data:)/i.test(spec)) return { path: spec, external: true };
@@ -154,7 +157,7 @@ function virtualFiles(files: SourceFiles, state: { cancelled: boolean }): esbuil
               {
                 text: text("previewImportPackage", {
                   specifier: spec,
-                  allowed: Object.keys(VENDOR_MODULES).join(", "),
+                  allowed: [...Object.keys(VENDOR_MODULES), CLIENT_SPECIFIER].join(", "),
                 }),
               },
             ],
@@ -188,6 +191,7 @@ function virtualFiles(files: SourceFiles, state: { cancelled: boolean }): esbuil
             loader: "css",
           };
         }
+        if (args.path === CLIENT_SPECIFIER) return { contents: APP_CLIENT_SOURCE, loader: "js" };
         return { contents: PREVIEW_RUNTIME_SOURCE, loader: "js" };
       });
       build.onLoad({ filter: /.*/, namespace: NS_APP }, async (args) => {
@@ -224,7 +228,7 @@ function issueOf(m: esbuild.Message): PreviewIssue {
     if (loc.lineText) details.push(`  ${loc.lineText}`, `  ${" ".repeat(loc.column)}^`);
   }
   for (const note of m.notes) if (note.text) details.push(note.text);
-  const inApp = file && file !== "entry" && !file.startsWith("preview:");
+  const inApp = file && file !== "entry" && file !== CLIENT_SPECIFIER && !file.startsWith("preview:");
   return {
     title: m.text,
     details: details.join("\n"),
@@ -336,11 +340,11 @@ async function buildOnce(all: SourceFiles, limits: BuildLimits): Promise<Preview
 }
 
 /**
- * What every bundle depends on besides the app's files: the runtime's text, esbuild's version,
+ * What every bundle depends on besides the app's files: the runtime's and the data client's texts, esbuild's version,
  * this file's rules (BUILD_RULES). Part of the cache key, so a change of any of them rebuilds.
  */
 const BUILD_RULES = "space-preview-build-v1";
 export const BUILD_LOGIC_HASH = crypto
   .createHash("sha256")
-  .update(`${BUILD_RULES}\n${esbuild.version}\n${PREVIEW_RUNTIME_SOURCE}`)
+  .update(`${BUILD_RULES}\n${esbuild.version}\n${PREVIEW_RUNTIME_SOURCE}\n${APP_CLIENT_SOURCE}`)
   .digest("hex");

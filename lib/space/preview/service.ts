@@ -1,14 +1,17 @@
 import "server-only";
+import { findAppById } from "@/db/queries/apps";
 import { readBlobs } from "@/db/queries/space-files";
 import { findVersion } from "@/db/queries/space-versions";
 import type { App } from "@/db/schema";
+import { PUBLISHED_DOCUMENT_TTL_S } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
+import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { assertSpaceApp, currentHead, treeOf } from "@/lib/space/commit";
 import { fillTemplate } from "@/lib/text";
 import { buildPreview, isPreviewFile, type PreviewBuild } from "./build";
 import { previewKey, withPreviewCache } from "./cache";
-import { newNonce, previewHeaders, previewHtml, previewOrigin } from "./document";
+import { newNonce, previewHeaders, previewHtml, previewOrigin, runtimeConfig } from "./document";
 import { signPreviewToken, verifyPreviewToken } from "./token";
 import type { PreviewAnswer } from "./types";
 import { previewVendor } from "./vendor";
@@ -56,19 +59,62 @@ export async function openVersionPreview(app: App, versionParam: string): Promis
 }
 
 /**
+ * The published app's frame (/app/{appId}): a link to the document of its current version, run
+ * as the published app (its data client's sign-in goes to the app's sign-in page), or null when
+ * the app has no version yet. Only signs: the document builds on its first request, from the
+ * cache when publishing built it (warmPublishedBuild).
+ */
+export async function publishedDocumentLink(
+  appId: string,
+): Promise<{ url: string; versionId: string; expiresAt: Date } | null> {
+  const { versionId } = await currentHead(appId);
+  if (!versionId) return null;
+  const { token, expiresAt } = await signPreviewToken(
+    { appId, versionId, mode: "published" },
+    PUBLISHED_DOCUMENT_TTL_S,
+  );
+  return {
+    url: `${previewOrigin() ?? ""}${previewDocumentPath(appId, versionId, token)}`,
+    versionId,
+    expiresAt,
+  };
+}
+
+/**
+ * Builds the current version of a space app into the cache, so the first visitor of a just
+ * published app does not wait for it. Never fails: a build that cannot be made now is made (and
+ * its errors shown) when the app is opened.
+ */
+export async function warmPublishedBuild(appId: string): Promise<void> {
+  try {
+    const { versionId } = await currentHead(appId);
+    if (versionId) await Promise.all([buildVersionPreview(appId, versionId), previewVendor()]);
+  } catch (err) {
+    logError("space app: building the published version failed", { appId, err });
+  }
+}
+
+/**
  * GET .../preview/document?token=: the preview itself, opened by the signed token of this app
  * and version alone (no session is read). Errors are JSON with the same sandboxing headers.
  */
 export async function servePreviewDocument(appId: string, versionId: string, token: string | null) {
   const nonce = newNonce();
   try {
-    await verifyPreviewToken(token, { appId, versionId });
+    const mode = await verifyPreviewToken(token, { appId, versionId });
     const version = await findVersion(appId, versionId);
     if (!version) throw new AppError("NOT_FOUND", "versionNotFound");
-    const [{ build }, vendor] = await Promise.all([buildVersionPreview(appId, versionId), previewVendor()]);
-    const title = fillTemplate(messages.previewFrameTitle, { number: version.number });
-    return new Response(previewHtml(build, vendor.js, nonce, title), {
-      headers: previewHeaders(nonce, "text/html; charset=utf-8"),
+    const [{ build }, vendor, app] = await Promise.all([
+      buildVersionPreview(appId, versionId),
+      previewVendor(),
+      mode === "published" ? findAppById(appId) : undefined,
+    ]);
+    const title =
+      mode === "published"
+        ? app?.header || messages.publicUntitledApp
+        : fillTemplate(messages.previewFrameTitle, { number: version.number });
+    return new Response(previewHtml(build, vendor.js, nonce, title, runtimeConfig(appId, mode)), {
+      headers: previewHeaders(nonce, "text/html; charset=utf-8", mode),
     });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -27,3 +27,20 @@ export type PreviewFrameMessage =
 
 /** The iframe's sandbox: scripts and form events, never the embedder's origin (no allow-same-origin). */
 export const PREVIEW_SANDBOX = "allow-scripts allow-forms";
+
+/**
+ * The messages of the data client (@app/client) between the frame and the page around it: the
+ * frame's side is client-source.ts, the page's components/space/use-runtime-bridge.ts.
+ */
+export const RUNTIME_MESSAGE = {
+  /** frame -> parent: "send me a token" (first data call, and after the server said it expired). */
+  tokenRequest: "space-runtime:token-request",
+  /** parent -> frame: `{ token, expiresAt, user }`; token null: the viewer is anonymous. */
+  token: "space-runtime:token",
+  /** frame -> parent: the app's code asks for the app's sign-in or sign-out page. */
+  signIn: "space-runtime:sign-in",
+  signOut: "space-runtime:sign-out",
+} as const;
+
+/** The app's runtime as its document tells the data client: the editor's preview or the published app. */
+export type RuntimeMode = "preview" | "published";

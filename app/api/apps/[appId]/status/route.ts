@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/route";
-import { setPublished } from "@/lib/apps/publish";
 import { AppAnswer, AppIdParams, PublishBody } from "@/lib/apps/schemas";
+import { setPublishedAndBuild } from "@/lib/space/publish";
 
 // POST /api/apps/{appId}/status - publish (active) or unpublish (draft)
 export const POST = route(
@@ -12,5 +12,5 @@ export const POST = route(
     summary: "Publish or unpublish an app",
     response: AppAnswer,
   },
-  ({ app, body }) => setPublished(app, body.status),
+  ({ app, body }) => setPublishedAndBuild(app, body.status),
 );
