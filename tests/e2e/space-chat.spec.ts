@@ -393,7 +393,7 @@ test("the files used by an answer and the changes of its version, in their dialo
   const builder = await createBuilder({ plan: "explorer" });
   const { appId } = await createApp(builder, { type: "space", header: `Dialogs ${tag()}` });
   await logInAsBuilder(page, builder);
-  const first = await askApi(page, appId, "A page for my task list");
+  const first = await askApi(page, appId, "A page for my list of tasks");
   const second = await askApi(page, appId, "change the title to Done right");
   const chat = new SpaceChatPage(page, appId);
   await chat.goto();
@@ -418,7 +418,7 @@ test("the files used by an answer and the changes of its version, in their dialo
   await expect(filesDialog).toBeVisible();
   for (const f of retrieved) {
     await expect(filesDialog.getByRole("row", { name: new RegExp(f.filePath) })).toContainText(
-      String(f.tokenEstimation),
+      f.tokenEstimation.toLocaleString("en-US"),
     );
   }
   await expect(filesDialog.getByRole("columnheader", { name: messages.contextFilesMethods })).toHaveCount(0);
@@ -447,7 +447,7 @@ test("the files used by an answer and the changes of its version, in their dialo
   await expect(diff.getByTestId("changes-diff")).toContainText(
     fillTemplate(messages.diffLineStats, { added: 1, removed: 1 }),
   );
-  await expect(diff.locator('tr[data-line="removed"]')).toContainText("task list");
+  await expect(diff.locator('tr[data-line="removed"]')).toContainText("list of tasks");
   await expect(diff.locator('tr[data-line="added"]')).toContainText("Done right");
   await items.first().focus();
   await page.keyboard.press("ArrowDown");
