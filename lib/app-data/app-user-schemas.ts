@@ -21,9 +21,7 @@ export const AppUsersQuery = z.object({
 export type AppUsersQuery = z.infer<typeof AppUsersQuery>;
 
 /** PATCH /api/apps/{appId}/users/{userId}: an end user's role in the app. */
-export const AppUserRoleBody = z
-  .object({ role: z.enum(APP_ROLES) })
-  .meta({ examples: [{ role: "admin" }] });
+export const AppUserRoleBody = z.object({ role: z.enum(APP_ROLES) }).meta({ examples: [{ role: "admin" }] });
 
 /** An end user as the panel shows them: the User entity's built-in fields, then the app's own. */
 export const AppUserAnswer = z.object({
@@ -34,7 +32,9 @@ export const AppUserAnswer = z.object({
   createdAt: z.iso.datetime(),
   data: z
     .record(z.string(), z.unknown())
-    .describe("Free-form JSON: the extra fields the app's User entity declares, as the end user's code wrote them"),
+    .describe(
+      "Free-form JSON: the extra fields the app's User entity declares, as the end user's code wrote them",
+    ),
 });
 export type AppUserView = z.infer<typeof AppUserAnswer>;
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { countAppUsers, listAppUsers, setAppUserRole } from "@/db/queries/app-users";
 import { findRuntimeApp } from "@/db/queries/app-data";
+import { countAppUsers, listAppUsers, setAppUserRole } from "@/db/queries/app-users";
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { assertSpaceApp } from "@/lib/space/commit";

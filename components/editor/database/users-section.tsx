@@ -13,10 +13,7 @@ import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import { formatCell } from "./entity-text";
 
-type State =
-  | { phase: "loading" }
-  | { phase: "error" }
-  | ({ phase: "ready" } & AppUserPage);
+type State = { phase: "loading" } | { phase: "error" } | ({ phase: "ready" } & AppUserPage);
 
 const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/users`;
 
@@ -56,7 +53,9 @@ export function UsersSection({ appId }: { appId: string }) {
     if (state.phase !== "ready" || !state.nextCursor) return;
     setLoadingMore(true);
     try {
-      const page = await apiFetch<AppUserPage>(`${base(appId)}?${new URLSearchParams({ cursor: state.nextCursor })}`);
+      const page = await apiFetch<AppUserPage>(
+        `${base(appId)}?${new URLSearchParams({ cursor: state.nextCursor })}`,
+      );
       setState({ ...page, phase: "ready", users: [...state.users, ...page.users] });
     } catch {
       toast.error(messages.databaseUsersLoadFailed);
@@ -74,7 +73,9 @@ export function UsersSection({ appId }: { appId: string }) {
       setState((s) =>
         s.phase === "ready" ? { ...s, users: s.users.map((u) => (u.id === changed.id ? changed : u)) } : s,
       );
-      toast.success(fillTemplate(messages.databaseRoleChanged, { email: user.email, role: ROLE_LABEL[role] }));
+      toast.success(
+        fillTemplate(messages.databaseRoleChanged, { email: user.email, role: ROLE_LABEL[role] }),
+      );
     } catch {
       toast.error(messages.databaseRoleChangeFailed);
     }
@@ -191,7 +192,9 @@ export function UsersSection({ appId }: { appId: string }) {
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title={fillTemplate(toAdmin ? messages.databaseMakeAdminTitle : messages.databaseMakeUserTitle, { email })}
+        title={fillTemplate(toAdmin ? messages.databaseMakeAdminTitle : messages.databaseMakeUserTitle, {
+          email,
+        })}
         description={toAdmin ? messages.databaseMakeAdminText : messages.databaseMakeUserText}
         confirmLabel={toAdmin ? messages.databaseMakeAdmin : messages.databaseMakeUser}
         onConfirm={() => {

@@ -9,7 +9,8 @@ export const PATCH = route(
     params: AppUserParams,
     body: AppUserRoleBody,
     app: "edit",
-    summary: "Sets an end user's role in a space app: admin (reads and writes what the app's admins may) or user",
+    summary:
+      "Sets an end user's role in a space app: admin (reads and writes what the app's admins may) or user",
     response: AppUserAnswer,
   },
   ({ app, params, body }) => setUserRole(app, params.userId, body.role),
