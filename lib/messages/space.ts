@@ -270,6 +270,7 @@ export const spaceMessages = {
   databaseMakeUserTitle: "Make {email} a user again?",
   databaseMakeUserText: "They keep the access every signed-in user has, and lose what only admins have.",
   databaseMakeUser: "Make user",
-  databaseRoleChanged: "{email} is now: {role}",
+  databaseRoleNowAdmin: "{email} is now an admin of the app",
+  databaseRoleNowUser: "{email} is now a user of the app",
   databaseRoleChangeFailed: "Failed to change the role. Please try again.",
 } as const;

@@ -17,11 +17,6 @@ type State = { phase: "loading" } | { phase: "error" } | ({ phase: "ready" } & A
 
 const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/users`;
 
-const ROLE_LABEL: Record<AppRole, string> = {
-  admin: messages.databaseRoleAdmin,
-  user: messages.databaseRoleUser,
-};
-
 /** The User entity's own fields, shown first: the row's id stands where other entities show creatorId. */
 const BUILT_IN_COLUMNS = ["id", "email", "fullName", "role"] as const;
 
@@ -73,9 +68,8 @@ export function UsersSection({ appId }: { appId: string }) {
       setState((s) =>
         s.phase === "ready" ? { ...s, users: s.users.map((u) => (u.id === changed.id ? changed : u)) } : s,
       );
-      toast.success(
-        fillTemplate(messages.databaseRoleChanged, { email: user.email, role: ROLE_LABEL[role] }),
-      );
+      const done = role === "admin" ? messages.databaseRoleNowAdmin : messages.databaseRoleNowUser;
+      toast.success(fillTemplate(done, { email: user.email }));
     } catch {
       toast.error(messages.databaseRoleChangeFailed);
     }
