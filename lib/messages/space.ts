@@ -258,6 +258,7 @@ export const spaceMessages = {
   databaseUsersDescription:
     "The people signed up to your app. An admin reads and changes every record whose access is Admin.",
   databaseUsersCount: "{count} users",
+  databaseUsersCountOne: "1 user",
   databaseUsersEmpty: "No users yet. End users appear here once they sign up at {path}.",
   databaseUsersLoadFailed: "Could not load the users. Please try again.",
   databaseUserRoleOf: "Role of {email}",

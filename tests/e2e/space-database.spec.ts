@@ -177,6 +177,13 @@ test("Users: the app's end users newest first, one made an admin with the keyboa
   await expect(table.getByRole("row").nth(1).getByRole("cell").nth(0)).toHaveText(ben.id);
   await expect(table.getByRole("row").nth(2).getByRole("cell").nth(0)).toHaveText(ann.id);
   await expect(table.getByRole("row").nth(2).getByRole("cell").nth(1)).toHaveText(ann.email);
+  await expect(table.getByRole("columnheader")).toHaveText([
+    "id",
+    "email",
+    "role",
+    "fullName",
+    messages.databaseCreatedAt,
+  ]);
   await expect(users.getByText(fillTemplate(messages.databaseUsersCount, { count: 2 }))).toBeVisible();
   await expectNoA11yViolations(page, "database panel: users", undefined, SPACE_PREVIEW_FRAME);
   await page.screenshot({ path: testInfo.outputPath("users-1280-light.png") });
@@ -187,8 +194,10 @@ test("Users: the app's end users newest first, one made an admin with the keyboa
   const chooseAdmin = async () => {
     await annRole.focus();
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("option", { name: messages.databaseRoleAdmin })).toBeVisible();
+    // The list opens on the current role; the next one down is Admin.
+    await expect(page.getByRole("option", { name: messages.databaseRoleUser, exact: true })).toBeFocused();
     await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("option", { name: messages.databaseRoleAdmin, exact: true })).toBeFocused();
     await page.keyboard.press("Enter");
   };
   await chooseAdmin();

@@ -17,8 +17,11 @@ type State = { phase: "loading" } | { phase: "error" } | ({ phase: "ready" } & A
 
 const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/users`;
 
-/** The User entity's own fields, shown first: the row's id stands where other entities show creatorId. */
-const BUILT_IN_COLUMNS = ["id", "email", "fullName", "role"] as const;
+/**
+ * The User entity's own fields, shown first: the row's id stands where other entities show
+ * creatorId. The role comes early, so that it shows in the editor's narrow column.
+ */
+const BUILT_IN_COLUMNS = ["id", "email", "role", "fullName"] as const;
 
 /**
  * The app's end users (the rows of its User entity), newest first, 50 at a time with Load more:
@@ -113,10 +116,12 @@ export function UsersSection({ appId }: { appId: string }) {
               {state.users.map((u) => (
                 <tr key={u.id} className="border-t border-border align-top">
                   <td className="px-3 py-2">
-                    <code className="font-mono text-xs whitespace-nowrap">{u.id}</code>
+                    {/* Cut short on screen (the whole id on hover); read out whole. */}
+                    <code title={u.id} className="block max-w-20 truncate font-mono text-xs leading-5">
+                      {u.id}
+                    </code>
                   </td>
-                  <td className="max-w-56 px-3 py-2 break-all">{u.email}</td>
-                  <td className="max-w-48 px-3 py-2 break-words">{formatCell(u.fullName)}</td>
+                  <td className="min-w-36 max-w-56 px-3 py-2 break-all">{u.email}</td>
                   <td className="px-2 py-1">
                     <Select
                       value={u.role}
@@ -126,7 +131,7 @@ export function UsersSection({ appId }: { appId: string }) {
                       }}
                     >
                       <SelectTrigger
-                        className="h-8 w-28"
+                        className="h-8 w-24"
                         aria-label={fillTemplate(messages.databaseUserRoleOf, { email: u.email })}
                       >
                         <SelectValue />
@@ -137,6 +142,7 @@ export function UsersSection({ appId }: { appId: string }) {
                       </SelectContent>
                     </Select>
                   </td>
+                  <td className="max-w-48 px-3 py-2 break-words">{formatCell(u.fullName)}</td>
                   <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
                     <time dateTime={u.createdAt}>{new Date(u.createdAt).toLocaleString()}</time>
                   </td>
@@ -176,7 +182,9 @@ export function UsersSection({ appId }: { appId: string }) {
           </h3>
           {state.phase === "ready" ? (
             <span className="text-xs text-muted-foreground">
-              {fillTemplate(messages.databaseUsersCount, { count: state.total })}
+              {state.total === 1
+                ? messages.databaseUsersCountOne
+                : fillTemplate(messages.databaseUsersCount, { count: state.total })}
             </span>
           ) : null}
         </div>
