@@ -229,14 +229,14 @@ test("Users: the app's end users newest first, one made an admin with the keyboa
   await page.emulateMedia({ colorScheme: "dark" });
   await expectNoA11yViolations(page, "database panel: users (dark)", undefined, SPACE_PREVIEW_FRAME);
   await page.screenshot({ path: testInfo.outputPath("users-1280-dark.png") });
-  await page.setViewportSize({ width: 820, height: 900 });
+  await page.setViewportSize({ width: 1000, height: 900 });
   const nav = page.getByRole("navigation", { name: messages.databaseEntities });
   await expect(nav.getByRole("button", { name: messages.databaseUsers })).toHaveAttribute(
     "aria-current",
     "true",
   );
   await expectNoA11yViolations(page, "database panel: users sidebar (dark)", undefined, SPACE_PREVIEW_FRAME);
-  await page.screenshot({ path: testInfo.outputPath("users-820-dark.png") });
+  await page.screenshot({ path: testInfo.outputPath("users-1000-dark.png") });
 });
 
 test("Users at 375 px: picked from the dropdown below the entities, nothing wider than the screen; axe light and dark", async ({

@@ -127,7 +127,9 @@ export function UsersSection({ appId }: { appId: string }) {
                       value={u.role}
                       onValueChange={(role) => {
                         setPending({ user: u, role: role as AppRole });
-                        setConfirming(true);
+                        // After the key event that chose the role: opened within it, the dialog
+                        // takes focus before the Enter's keypress, which then presses its Cancel.
+                        window.setTimeout(() => setConfirming(true));
                       }}
                     >
                       <SelectTrigger
