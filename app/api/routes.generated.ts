@@ -412,6 +412,26 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/uploads/route"),
   },
   {
+    file: "app/api/apps/[appId]/users/[userId]/route.ts",
+    path: "/api/apps/{appId}/users/{userId}",
+    docs: {
+      PATCH: {
+        summary: "Makes an end user of the space app an admin of it, or a user again",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/users/[userId]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/users/route.ts",
+    path: "/api/apps/{appId}/users",
+    docs: {
+      GET: {
+        summary: "A page of the space app's end users, newest first",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/users/route"),
+  },
+  {
     file: "app/api/apps/[appId]/versions/[versionId]/file/route.ts",
     path: "/api/apps/{appId}/versions/{versionId}/file",
     docs: {

@@ -10,9 +10,9 @@ import type { RuntimeUser } from "./schemas";
 // the app, and the extra fields the app's User entity declares, stored per end user.
 
 /** The User entity's fields that are the account's own: the app's code cannot write them. */
-const USER_BUILT_IN = [...BUILT_IN_FIELDS, "email", "fullName", "role"] as const;
+export const USER_BUILT_IN = [...BUILT_IN_FIELDS, "email", "fullName", "role"] as const;
 
-const USER_PATH = "entities/User.json";
+export const USER_PATH = "entities/User.json";
 
 type UserRow = NonNullable<Awaited<ReturnType<typeof findRuntimeUser>>>;
 

@@ -259,4 +259,26 @@ export const spaceMessages = {
   chatActionImportEntities: "Importing data into {name}",
   chatActionRequestSecrets: "Requesting secrets",
   chatActionInsertRecords: "Adding records to {name}",
+  // ---- The Database panel's Users view: the app's end users and their role (our wording) ----
+  appUserNotFound: "User not found",
+  databaseUsers: "Users",
+  databaseUsersDescription:
+    "The people signed up to your app. An admin reads and changes every record whose access is Admin.",
+  databaseUsersCount: "{count} users",
+  databaseUsersCountOne: "1 user",
+  databaseUsersEmpty: "No users yet. End users appear here once they sign up at {path}.",
+  databaseUsersLoadFailed: "Could not load the users. Please try again.",
+  databaseUserRoleOf: "Role of {email}",
+  databaseRoleAdmin: "Admin",
+  databaseRoleUser: "User",
+  databaseMakeAdminTitle: "Make {email} an admin of the app?",
+  databaseMakeAdminText:
+    "They will read and change every record whose access is Admin, in the preview and in the published app, from their next action.",
+  databaseMakeAdmin: "Make admin",
+  databaseMakeUserTitle: "Make {email} a user again?",
+  databaseMakeUserText: "They keep the access every signed-in user has, and lose what only admins have.",
+  databaseMakeUser: "Make user",
+  databaseRoleNowAdmin: "{email} is now an admin of the app",
+  databaseRoleNowUser: "{email} is now a user of the app",
+  databaseRoleChangeFailed: "Failed to change the role. Please try again.",
 } as const;

@@ -73,6 +73,16 @@ function fieldsOf(schema: Json, prefix: string, depth: number): EntityField[] {
   });
 }
 
+/** The fields an entity file's schema declares (none when it is not a JSON object). */
+export function declaredFields(content: string): EntityField[] {
+  try {
+    const parsed: unknown = JSON.parse(content);
+    return isObject(parsed) ? fieldsOf(parsed, "", 1) : [];
+  } catch {
+    return [];
+  }
+}
+
 const levelOf = (v: unknown): AccessLevel =>
   (ACCESS_LEVELS as readonly unknown[]).includes(v) ? (v as AccessLevel) : "creator";
 

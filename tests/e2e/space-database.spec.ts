@@ -5,12 +5,13 @@ import { messages } from "../../lib/messages";
 import { fillTemplate } from "../../lib/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
 import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
-import { createApp, createBuilder } from "./support/db";
+import { createApp, createBuilder, createEndUser, sql, uniqueEmail } from "./support/db";
 import { logInAsBuilder } from "./support/ui";
 
 // The Database panel of a space app: empty, then the entity the chat created
 // (the e2e run's demo assistant adds a Task entity when asked for tasks), its fields and access,
-// and an access preset sent to the chat as a message, which the assistant applies (edit_entity).
+// and an access preset sent to the chat as a message, which the assistant applies (edit_entity);
+// and below the entities, Users: the app's end users, one made an admin of the app.
 
 const tag = () => crypto.randomUUID().slice(0, 6);
 
@@ -133,5 +134,143 @@ test("at 375 px the entities are a dropdown, nothing is wider than the screen; d
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await expectNoA11yViolations(page, "database panel at 375 px (dark)", undefined, SPACE_PREVIEW_FRAME);
+  await context.close();
+});
+
+/** Picks Users in the panel's dropdown (the panel is a narrow column on a desktop, and on phones). */
+async function pickUsers(page: Page) {
+  await page.getByRole("combobox", { name: messages.databaseEntity }).click();
+  await page.getByRole("option", { name: messages.databaseUsers }).click();
+}
+
+const roleOf = (page: Page, email: string) =>
+  page.getByRole("combobox", { name: fillTemplate(messages.databaseUserRoleOf, { email }) });
+
+test("Users: the app's end users newest first, one made an admin with the keyboard after a confirm", async ({
+  page,
+}, testInfo) => {
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { type: "space", status: "active", header: `Team ${tag()}` });
+  await logInAsBuilder(page, builder);
+  const chat = new SpaceChatPage(page, appId);
+  await chat.goto();
+  await expect(page.getByRole("heading", { name: messages.chatEmptyTitle })).toBeVisible({ timeout: 20_000 });
+
+  // Nobody has signed up yet: the view says where they will.
+  await openDatabase(page);
+  await expect(page.getByRole("heading", { name: messages.databaseEmpty })).toBeVisible();
+  await pickUsers(page);
+  const users = page.getByRole("region", { name: messages.databaseUsers });
+  await expect(
+    users.getByText(fillTemplate(messages.databaseUsersEmpty, { path: `/app/${appId}` })),
+  ).toBeVisible();
+  await page.getByRole("button", { name: messages.editorBackToMenu }).click();
+
+  // Two end users sign up, Ann first.
+  const ann = await createEndUser(appId, { email: uniqueEmail("ann") });
+  const ben = await createEndUser(appId, { email: uniqueEmail("ben") });
+  await openDatabase(page);
+  await pickUsers(page);
+  const table = users.getByRole("table", { name: messages.databaseUsers });
+  await expect(table.getByRole("row")).toHaveCount(3);
+  await expect(table.getByRole("columnheader").nth(0)).toHaveText("id");
+  await expect(table.getByRole("row").nth(1).getByRole("cell").nth(0)).toHaveText(ben.id);
+  await expect(table.getByRole("row").nth(2).getByRole("cell").nth(0)).toHaveText(ann.id);
+  await expect(table.getByRole("row").nth(2).getByRole("cell").nth(1)).toHaveText(ann.email);
+  await expect(table.getByRole("columnheader")).toHaveText([
+    "id",
+    "email",
+    "role",
+    "fullName",
+    messages.databaseCreatedAt,
+  ]);
+  await expect(users.getByText(fillTemplate(messages.databaseUsersCount, { count: 2 }))).toBeVisible();
+  await expectNoA11yViolations(page, "database panel: users", undefined, SPACE_PREVIEW_FRAME);
+  await page.screenshot({ path: testInfo.outputPath("users-1280-light.png") });
+
+  // With the keyboard: Ann's role, Admin, then Cancel: nothing changes.
+  const annRole = roleOf(page, ann.email);
+  await expect(annRole).toHaveText(messages.databaseRoleUser);
+  const chooseAdmin = async () => {
+    await annRole.focus();
+    await page.keyboard.press("Enter");
+    // The list opens on the current role; the next one down is Admin.
+    await expect(page.getByRole("option", { name: messages.databaseRoleUser, exact: true })).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("option", { name: messages.databaseRoleAdmin, exact: true })).toBeFocused();
+    await page.keyboard.press("Enter");
+  };
+  await chooseAdmin();
+  const confirm = page.getByRole("alertdialog", {
+    name: fillTemplate(messages.databaseMakeAdminTitle, { email: ann.email }),
+  });
+  await expect(confirm).toContainText(messages.databaseMakeAdminText);
+  await expectNoA11yViolations(page, "make-admin confirm", '[role="alertdialog"]');
+  await page.screenshot({ path: testInfo.outputPath("users-1280-confirm.png") });
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(annRole).toHaveText(messages.databaseRoleUser);
+  const roleInDb = async (id: string) =>
+    (await sql<{ app_role: string }>("SELECT app_role FROM users WHERE id = $1", [id]))[0]?.app_role;
+  expect(await roleInDb(ann.id)).toBe("user");
+
+  // Confirmed: Ann is an admin of the app; Ben is not.
+  await chooseAdmin();
+  await confirm.getByRole("button", { name: messages.databaseMakeAdmin }).click();
+  await expect(
+    page.getByText(fillTemplate(messages.databaseRoleNowAdmin, { email: ann.email })),
+  ).toBeVisible();
+  await expect(annRole).toHaveText(messages.databaseRoleAdmin);
+  await expect.poll(() => roleInDb(ann.id)).toBe("admin");
+  expect(await roleInDb(ben.id)).toBe("user");
+  await expect(roleOf(page, ben.email)).toHaveText(messages.databaseRoleUser);
+
+  // Dark, and where the panel is wide enough for the sidebar: Users below the entities, current.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectNoA11yViolations(page, "database panel: users (dark)", undefined, SPACE_PREVIEW_FRAME);
+  await page.screenshot({ path: testInfo.outputPath("users-1280-dark.png") });
+  await page.setViewportSize({ width: 1000, height: 900 });
+  const nav = page.getByRole("navigation", { name: messages.databaseEntities });
+  await expect(nav.getByRole("button", { name: messages.databaseUsers })).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
+  await expectNoA11yViolations(page, "database panel: users sidebar (dark)", undefined, SPACE_PREVIEW_FRAME);
+  await page.screenshot({ path: testInfo.outputPath("users-1000-dark.png") });
+});
+
+test("Users at 375 px: picked from the dropdown below the entities, nothing wider than the screen; axe light and dark", async ({
+  browser,
+}, testInfo) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 }, colorScheme: "dark" });
+  const page = await context.newPage();
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { type: "space", status: "active", header: `Team ${tag()}` });
+  const ann = await createEndUser(appId, { email: uniqueEmail("ann") });
+  await logInAsBuilder(page, builder);
+  const chat = new SpaceChatPage(page, appId);
+  await chat.goto();
+  await expect(page.getByRole("heading", { name: messages.chatEmptyTitle })).toBeVisible({ timeout: 20_000 });
+  const answer = await chat.newAnswer(() => chat.ask("Track the tasks of the team"));
+  await expect(answer).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+
+  await openDatabase(page);
+  const picker = page.getByRole("combobox", { name: messages.databaseEntity });
+  await expect(picker).toHaveText("Task");
+  await picker.click();
+  // The entities, then Users.
+  await expect(page.getByRole("option")).toHaveText(["Task", messages.databaseUsers]);
+  await page.getByRole("option", { name: messages.databaseUsers }).click();
+  await expect(picker).toHaveText(messages.databaseUsers);
+  const users = page.getByRole("region", { name: messages.databaseUsers });
+  await expect(users.getByRole("row")).toHaveCount(2);
+  await expect(roleOf(page, ann.email)).toHaveText(messages.databaseRoleUser);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoA11yViolations(page, "users at 375 px (dark)", undefined, SPACE_PREVIEW_FRAME);
+  await page.screenshot({ path: testInfo.outputPath("users-375-dark.png"), fullPage: true });
+  await page.emulateMedia({ colorScheme: "light" });
+  await expectNoA11yViolations(page, "users at 375 px (light)", undefined, SPACE_PREVIEW_FRAME);
+  await page.screenshot({ path: testInfo.outputPath("users-375-light.png"), fullPage: true });
   await context.close();
 });

@@ -215,6 +215,10 @@ const CASES: Record<string, Case> = {
   "DELETE /api/apps/{appId}/entities/{entity}/records/{recordId}": {
     request: (w) => ({ params: { ...space(w), entity: "Note", recordId: w.spareRecordIds.pop()! } }),
   },
+  "GET /api/apps/{appId}/users": { request: (w) => ({ params: space(w) }) },
+  "PATCH /api/apps/{appId}/users/{userId}": {
+    request: (w, ex) => ({ params: { ...space(w), userId: w.spaceEndUserA.id }, body: ex }),
+  },
   "GET /api/apps/{appId}/files/history": {
     request: (w) => ({ params: space(w), query: { path: "pages/Home.jsx" } }),
   },

@@ -61,6 +61,8 @@ export type World = {
   spaceTurns: [TurnResult, TurnResult];
   /** Records of spaceAppA's Note entity. */
   spareRecordIds: string[];
+  /** An end user of spaceAppA (the Users view of its Database panel). */
+  spaceEndUserA: { id: string };
   /** a builder nobody else uses, for the rows that sign in with a password */
   loginUser: { email: string; password: string };
   /**
@@ -219,6 +221,7 @@ export async function createWorld(): Promise<World> {
     })),
   );
   const [dataRecord, ...spareDataRecords] = dataRecords.map((r) => r.id);
+  const spaceEndUserA = (await createEndUser(spaceAppA.id)).user;
   return {
     appA,
     appB,
@@ -232,6 +235,7 @@ export async function createWorld(): Promise<World> {
     spaceAppA,
     spaceTurns,
     spareRecordIds,
+    spaceEndUserA,
     builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
     loginUser: { email: login.user.email, password: STRONG_PASSWORD },
@@ -738,6 +742,35 @@ export const rows: Row[] = [
     check: (res, actor) => {
       if (actor !== "builderA" && actor !== "admin") return;
       expect(res.headers.get("content-type")).toContain("text/csv");
+    },
+  },
+  // ---- space apps: the app's end users (the Database panel's Users view): its owner and admins ----
+  {
+    file: "app/api/apps/[appId]/users/route.ts",
+    method: "GET",
+    who: "the app's owner and admins",
+    request: (w) => ({ path: `/api/apps/${w.spaceAppA.id}/users`, params: { appId: w.spaceAppA.id } }),
+    expect: ownerOfAppA(),
+    check: (res, actor, _via, w) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      // This app's end users only: never a builder, never an end user of another app.
+      const ids = (res.json as { users: { id: string }[] }).users.map((u) => u.id);
+      expect(ids).toEqual([w.spaceEndUserA.id]);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/users/[userId]/route.ts",
+    method: "PATCH",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/users/${w.spaceEndUserA.id}`,
+      params: { appId: w.spaceAppA.id, userId: w.spaceEndUserA.id },
+      body: { role: "admin" },
+    }),
+    expect: ownerOfAppA(),
+    check: (res, actor, _via, w) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect(res.json).toMatchObject({ id: w.spaceEndUserA.id, role: "admin" });
     },
   },
   {

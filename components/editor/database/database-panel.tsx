@@ -1,6 +1,6 @@
 "use client";
 
-import { ShieldIcon } from "lucide-react";
+import { ShieldIcon, UsersIcon } from "lucide-react";
 import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/auth/api-client";
@@ -17,21 +17,34 @@ import {
 import { EmptyState } from "@/components/ui/empty-state";
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import {
+  Select,
+  SelectContent,
+  SelectGroup,
+  SelectItem,
+  SelectSeparator,
+  SelectTrigger,
+  SelectValue,
+} from "@/components/ui/select";
 import { messages } from "@/lib/messages";
 import type { EntityList, EntityView } from "@/lib/space/entities";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { ACCESS_LABEL, ACCESS_PRESETS, type AccessPreset, fieldTypeText } from "./entity-text";
 import { RecordsSection } from "./records-section";
+import { UsersSection } from "./users-section";
 
 type State = { phase: "loading" } | { phase: "error" } | { phase: "ready"; entities: EntityView[] };
+
+/** The picker's value of the Users view: no entity can be named so (names start with a letter). */
+const USERS = "#users";
 
 /**
  * The Database panel of a space app: its entities but User, listed in a sidebar (a
  * dropdown when the panel is narrow: phones, and the editor's column on a desktop), each with its
- * fields and its access levels. The chat writes entities; an access preset is sent to it as a
- * chat message, and the panel gives way to the chat to show the answer.
+ * fields and its access levels; below them Users, the app's end users (the User entity's rows).
+ * The chat writes entities; an access preset is sent to it as a chat message, and the panel gives
+ * way to the chat to show the answer.
  */
 export function DatabasePanel({ appId }: { appId: string }) {
   const [state, setState] = useState<State>({ phase: "loading" });
@@ -54,15 +67,18 @@ export function DatabasePanel({ appId }: { appId: string }) {
   if (state.phase === "loading") body = <LoadingLine text={messages.databaseLoading} />;
   else if (state.phase === "error") {
     body = <LoadFailed text={messages.databaseLoadFailed} onRetry={() => void load()} />;
-  } else if (state.entities.length === 0) {
-    body = <EmptyState title={messages.databaseEmpty} text={messages.databaseEmptyHint} />;
   } else {
-    const current = state.entities.find((e) => e.name === selected) ?? state.entities[0]!;
+    const entity = state.entities.find((e) => e.name === selected) ?? state.entities[0];
+    const current = selected === USERS ? USERS : (entity?.name ?? null);
+    let details: React.ReactNode;
+    if (current === USERS) details = <UsersSection appId={appId} />;
+    else if (entity) details = <EntityDetails key={entity.name} appId={appId} entity={entity} />;
+    else details = <EmptyState title={messages.databaseEmpty} text={messages.databaseEmptyHint} />;
     body = (
       <div className="@container">
         <div className="grid gap-4 @xl:grid-cols-[10rem_minmax(0,1fr)]">
-          <EntityPicker entities={state.entities} current={current.name} onPick={setSelected} />
-          <EntityDetails key={current.name} appId={appId} entity={current} />
+          <EntityPicker entities={state.entities} current={current} onPick={setSelected} />
+          {details}
         </div>
       </div>
     );
@@ -76,54 +92,80 @@ export function DatabasePanel({ appId }: { appId: string }) {
   );
 }
 
-/** The sidebar of entities, or a dropdown where the panel is narrow. */
+/**
+ * The sidebar of entities, then Users, or a dropdown where the panel is narrow. `current` is
+ * null while there is no entity and Users is not chosen (the empty state shows).
+ */
 function EntityPicker({
   entities,
   current,
   onPick,
 }: {
   entities: EntityView[];
-  current: string;
+  current: string | null;
   onPick: (name: string) => void;
 }) {
   const labelId = useId();
+  const item = (value: string, active: boolean) =>
+    cn(
+      "flex w-full items-center gap-2 truncate rounded-md px-3 py-2 text-left text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring",
+      active && "bg-accent font-medium",
+      value === USERS && "[&_svg]:size-4 [&_svg]:shrink-0",
+    );
   return (
     <>
       <div className="grid gap-1.5 @xl:hidden">
         <span id={labelId} className="text-sm font-medium">
           {messages.databaseEntity}
         </span>
-        <Select value={current} onValueChange={onPick}>
+        {/* Radix shows the placeholder for the value "" (no entity yet). */}
+        <Select value={current ?? ""} onValueChange={onPick}>
           <SelectTrigger aria-labelledby={labelId} className="w-full">
-            <SelectValue />
+            <SelectValue placeholder={messages.databaseEntities} />
           </SelectTrigger>
           <SelectContent>
-            {entities.map((e) => (
-              <SelectItem key={e.name} value={e.name}>
-                {e.name}
-              </SelectItem>
-            ))}
+            {entities.length > 0 ? (
+              <>
+                <SelectGroup>
+                  {entities.map((e) => (
+                    <SelectItem key={e.name} value={e.name}>
+                      {e.name}
+                    </SelectItem>
+                  ))}
+                </SelectGroup>
+                <SelectSeparator />
+              </>
+            ) : null}
+            <SelectItem value={USERS}>{messages.databaseUsers}</SelectItem>
           </SelectContent>
         </Select>
       </div>
-      <nav aria-label={messages.databaseEntities} className="hidden @xl:block">
-        <ul className="grid gap-1">
-          {entities.map((e) => (
-            <li key={e.name}>
-              <button
-                type="button"
-                aria-current={e.name === current ? "true" : undefined}
-                onClick={() => onPick(e.name)}
-                className={cn(
-                  "w-full truncate rounded-md px-3 py-2 text-left text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring",
-                  e.name === current && "bg-accent font-medium",
-                )}
-              >
-                {e.name}
-              </button>
-            </li>
-          ))}
-        </ul>
+      <nav aria-label={messages.databaseEntities} className="hidden @xl:grid content-start gap-1">
+        {entities.length > 0 ? (
+          <ul className="grid gap-1 border-b border-border pb-1">
+            {entities.map((e) => (
+              <li key={e.name}>
+                <button
+                  type="button"
+                  aria-current={e.name === current ? "true" : undefined}
+                  onClick={() => onPick(e.name)}
+                  className={item(e.name, e.name === current)}
+                >
+                  <span className="truncate">{e.name}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <button
+          type="button"
+          aria-current={current === USERS ? "true" : undefined}
+          onClick={() => onPick(USERS)}
+          className={item(USERS, current === USERS)}
+        >
+          <UsersIcon aria-hidden />
+          <span className="truncate">{messages.databaseUsers}</span>
+        </button>
       </nav>
     </>
   );
