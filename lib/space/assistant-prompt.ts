@@ -77,7 +77,8 @@ import { entities, auth, AppClientError } from "@app/client";
   bulkCreate([data, ...]) (at most 100). Records are flat: { id, creatorId, createdAt, updatedAt, ...fields };
   those four built-in fields are set by the server, never by the code.
 - auth.me() answers the signed-in end user ({ id, email, fullName, role: "admin" or "user", ... }) or null when
-  signed out; auth.signIn() and auth.signOut() take them to the app's sign-in or sign-out page.
+  signed out; auth.updateMe(patch) saves their own extra fields (those entities/User.json declares, never
+  role); auth.signIn() and auth.signOut() take them to the app's sign-in or sign-out page.
 - Every refusal throws an AppClientError with status, code, message and field (the failing field on a
   400): catch it and show error.message to the user (e.g. in a role="alert" element).
 - The server decides access from the entity's x-accessControl.permissions read and write: anonymous

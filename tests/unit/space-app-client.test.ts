@@ -75,7 +75,12 @@ function harness(opts: { standalone?: boolean } = {}) {
   vm.runInContext(`${compiled}\n;globalThis.client = module.exports;`, context);
   const client = context.client as {
     entities: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>;
-    auth: { me(): Promise<unknown>; signIn(): void; signOut(): void };
+    auth: {
+      me(): Promise<unknown>;
+      updateMe(patch: object): Promise<unknown>;
+      signIn(): void;
+      signOut(): void;
+    };
     AppClientError: new (...args: unknown[]) => Error;
   };
   /** The parent page answers the frame (or anyone else pretends to). */
@@ -303,6 +308,13 @@ describe("@app/client", () => {
     h.token("t");
     expect(await me).toMatchObject({ id: "u1", team: "blue" });
     expect(h.calls[0]!.url).toBe(`${API}/api/apps/${APP_ID}/runtime/me`);
+    h.answers.push({ status: 200, json: { id: "u1", email: "a@example.com", role: "user", team: "red" } });
+    expect(await h.client.auth.updateMe({ team: "red" })).toMatchObject({ team: "red" });
+    expect([h.calls[1]!.method, h.calls[1]!.url, h.calls[1]!.body]).toEqual([
+      "PATCH",
+      `${API}/api/apps/${APP_ID}/runtime/me`,
+      JSON.stringify({ team: "red" }),
+    ]);
 
     h.client.auth.signIn();
     h.client.auth.signOut();

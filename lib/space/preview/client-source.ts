@@ -253,6 +253,10 @@ export const auth = Object.freeze({
       throw err;
     }
   },
+  /** Changes the signed-in end user's own fields that the app's User entity declares (not their role). */
+  updateMe(patch) {
+    return request("PATCH", "/runtime/me", patch || {});
+  },
   /** Asks the page around the app for the app's sign-in page. */
   signIn() {
     post({ type: "${RUNTIME_MESSAGE.signIn}" });
