@@ -77,6 +77,14 @@ export type RecordListQuery = {
 
 /** A page of records, in the asked order, after the cursor. */
 export async function listRuntimeRecords(q: RecordListQuery, ex: Executor = db()): Promise<RuntimeRecord[]> {
+  return recordListQuery(q, ex);
+}
+
+/**
+ * The statement of listRuntimeRecords, unrun (its plan is tested: each order must be read from
+ * an index, never sorted, or a list of a large entity reads all its records).
+ */
+export function recordListQuery(q: RecordListQuery, ex: Executor = db()) {
   const col = q.order === "createdAt" ? entityRecords.createdAt : entityRecords.updatedAt;
   const position = sql`(${col}, ${entityRecords.id})`;
   const at = q.after
@@ -89,13 +97,12 @@ export async function listRuntimeRecords(q: RecordListQuery, ex: Executor = db()
     where.push(sql`${entityRecords.data} @> ${JSON.stringify(q.contains)}::jsonb`);
   }
   const dir = q.direction === "desc" ? desc : asc;
-  const rows = await ex
+  return ex
     .select(recordColumns)
     .from(entityRecords)
     .where(and(...where))
     .orderBy(dir(col), dir(entityRecords.id))
     .limit(q.limit);
-  return rows;
 }
 
 export async function findRuntimeRecord(
