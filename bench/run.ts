@@ -349,7 +349,7 @@ async function serverBench(databaseUrl: string) {
  * A benchmark file in a process of its own: they call the app's server-only modules, which load
  * only under --conditions=react-server (as `npm run worker` runs).
  */
-async function benchInChild(file: string, databaseUrl: string, env: NodeJS.ProcessEnv = {}) {
+async function benchInChild(file: string, databaseUrl: string, env: Record<string, string> = {}) {
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", file], {
       stdio: "inherit",
