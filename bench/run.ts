@@ -50,7 +50,11 @@ import { median } from "./stats";
 // costs after a one-file change, against that file's size; building a 50-file version's preview
 // bundle (bench/space-preview.ts), cold and cached, against esbuild bundling the same files from disk.
 //
-// BENCH_ONLY=server|run|context|quality|analytics|space (several comma-separated) runs only those
+// Then the data API benchmark of space apps (bench/app-data.ts): listing 50 records of an entity of
+// 1,000,000 through the route handler (newest first, filtered, a creator's own) against a bare
+// indexed query returning the same rows, and creating a record against a bare INSERT.
+//
+// BENCH_ONLY=server|run|context|quality|analytics|space|data (several comma-separated) runs only those
 // parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone.
 
 const PORT = 3300;
@@ -66,7 +70,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_REQUESTS = 1500;
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
-const PARTS = ["server", "run", "context", "quality", "analytics", "space"] as const;
+const PARTS = ["server", "run", "context", "quality", "analytics", "space", "data"] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
   .map((p) => p.trim())
@@ -212,6 +216,8 @@ async function main() {
     await benchInChild("bench/space-versions.ts", databaseUrl);
     await benchInChild("bench/space-preview.ts", databaseUrl);
   }
+  // As the production server runs: answers are not checked against their schema again.
+  if (wants("data")) await benchInChild("bench/app-data.ts", databaseUrl, { NODE_ENV: "production" });
 }
 
 const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
@@ -343,11 +349,11 @@ async function serverBench(databaseUrl: string) {
  * A benchmark file in a process of its own: they call the app's server-only modules, which load
  * only under --conditions=react-server (as `npm run worker` runs).
  */
-async function benchInChild(file: string, databaseUrl: string) {
+async function benchInChild(file: string, databaseUrl: string, env: Record<string, string> = {}) {
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", file], {
       stdio: "inherit",
-      env: { ...process.env, DATABASE_URL: databaseUrl },
+      env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
     });
     cleanups.push(async () => {
       if (child.exitCode === null) child.kill("SIGTERM");

@@ -261,11 +261,16 @@ export const entityRecords = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  // "list (sorted createdAt descending)", paged by (createdAt, id); a creator's own records (the
-  // "creator" read level) by the same order; an equality filter of the data client by containment.
+  // "list (sorted createdAt descending)", paged by (createdAt, id), read backwards or forwards; a
+  // creator's own records (the "creator" read level) by the same order; the data client's
+  // updatedAt sorts; an equality filter by containment, checked row by row along the index.
+  // Plain ascending columns on purpose: scanned backwards they give ORDER BY ... DESC, whose
+  // default is NULLS FIRST, so `desc(col)` uses them. An index declared DESC (NULLS LAST) matches
+  // neither direction's default, and a list of 1,000,000 records sorted them all (bench/app-data.ts).
   (t) => [
-    index("entity_records_list_idx").on(t.appId, t.entity, t.createdAt.desc(), t.id.desc()),
-    index("entity_records_creator_idx").on(t.appId, t.entity, t.creatorId, t.createdAt.desc(), t.id.desc()),
+    index("entity_records_list_idx").on(t.appId, t.entity, t.createdAt, t.id),
+    index("entity_records_creator_idx").on(t.appId, t.entity, t.creatorId, t.createdAt, t.id),
+    index("entity_records_updated_idx").on(t.appId, t.entity, t.updatedAt, t.id),
   ],
 );
 

@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import {
   findRuntimeRecord,
+  insertRuntimeRecord,
   insertRuntimeRecords,
   listRuntimeRecords,
   type RuntimeRecord,
@@ -148,10 +149,9 @@ export async function createRecord(call: DataCall, fields: Fields): Promise<Reco
   const opened = await open(call);
   await assertMayCreate(call, opened);
   const data = checked(opened.schema, fields);
-  const [row] = await insertRuntimeRecords(opened.appId, opened.entity, [
-    { creatorId: creatorOf(opened.actor), data },
-  ]);
-  return view(row as RuntimeRecord);
+  return view(
+    await insertRuntimeRecord(opened.appId, opened.entity, { creatorId: creatorOf(opened.actor), data }),
+  );
 }
 
 /** POST .../data/{Entity}/bulk: every record is checked before any is stored; all or none. */
