@@ -4,7 +4,11 @@ import { messages } from "../../lib/messages";
 import { EditorPage } from "./pages/editor-page";
 import { LoginPage } from "./pages/login-page";
 import { SpaceChatPage } from "./pages/space-chat-page";
-import { expectNoA11yViolationsInBothThemes, SPACE_PREVIEW_FRAME } from "./support/axe";
+import {
+  expectNoA11yViolations,
+  expectNoA11yViolationsInBothThemes,
+  SPACE_PREVIEW_FRAME,
+} from "./support/axe";
 import { createApp, createBuilder, createEndUser, type SeededUser } from "./support/db";
 import { logInAsBuilder } from "./support/ui";
 
@@ -87,6 +91,9 @@ test("the chat builds the task app, the builder publishes it, and end users keep
     await b.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
   ).toBeLessThanOrEqual(0);
   await expectNoA11yViolationsInBothThemes(b.page, "published task app at 375 px", undefined, FRAME);
+  // The demo task app itself, inside its frame (the one app we write; builders' apps are theirs),
+  // as its own document: its main landmark is the frame's, not a second one of our page.
+  await expectNoA11yViolations(b.page, "the demo task app in its frame", FRAME);
   await b.page.screenshot({ path: test.info().outputPath("task-app-375-b.png") });
 
   // The builder picks "Every logged in user read, Creator write" in the Database panel.

@@ -146,7 +146,7 @@ describe("@app/client", () => {
     expect(h.calls[1]!.headers["Content-Type"]).toBe("application/json");
   });
 
-  it("makes each call of the contract: get, update (with ifUpdatedAt), delete, bulkCreate", async () => {
+  it("makes each call of the data API: get, update (with ifUpdatedAt), delete, bulkCreate", async () => {
     const h = harness();
     const first = h.client.entities.Note!.get!("id/1");
     await h.settle();
