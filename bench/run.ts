@@ -54,7 +54,11 @@ import { median } from "./stats";
 // 1,000,000 through the route handler (newest first, filtered, a creator's own) against a bare
 // indexed query returning the same rows, and creating a record against a bare INSERT.
 //
-// BENCH_ONLY=server|run|context|quality|analytics|space|data (several comma-separated) runs only those
+// Then the Database panel's first reads (bench/space-panel.ts): the entities of a 200-file app with 20
+// entities and the first page of an entity's records, through the route handlers, against bare
+// queries of the same rows.
+//
+// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel (several comma-separated) runs only those
 // parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone.
 
 const PORT = 3300;
@@ -70,7 +74,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_REQUESTS = 1500;
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
-const PARTS = ["server", "run", "context", "quality", "analytics", "space", "data"] as const;
+const PARTS = ["server", "run", "context", "quality", "analytics", "space", "data", "panel"] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
   .map((p) => p.trim())
@@ -218,6 +222,7 @@ async function main() {
   }
   // As the production server runs: answers are not checked against their schema again.
   if (wants("data")) await benchInChild("bench/app-data.ts", databaseUrl, { NODE_ENV: "production" });
+  if (wants("panel")) await benchInChild("bench/space-panel.ts", databaseUrl, { NODE_ENV: "production" });
 }
 
 const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
