@@ -364,3 +364,20 @@ export const APP_DATA_FILTER_FIELDS_MAX = 10;
 export const APP_TOKEN_TTL_S = 60 * 60;
 /** Writes a caller without a sign-in may make to one app from one address, per minute. */
 export const APP_DATA_ANONYMOUS_WRITES_PER_MINUTE = 30;
+
+// ---- CSV import: the mapping of columns to fields ----
+
+/** An entity's name: a letter, then letters, digits and underscores (its file is entities/{name}.json). */
+export const ENTITY_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/** Columns of a CSV file the mapping handles at most. */
+export const CSV_MAPPING_HEADERS_MAX = 200;
+/** Characters of one column header. */
+export const CSV_HEADER_MAX = 200;
+/** Rows of the preview: the wizard shows, and the model sees, the first 5 rows. */
+export const CSV_PREVIEW_ROWS = 5;
+/** Characters of one preview cell sent to the model (longer values are cut by the client). */
+export const CSV_PREVIEW_CELL_MAX = 500;
+/** Fields of an entity schema the mapping considers at most. */
+export const CSV_SCHEMA_FIELDS_MAX = 500;
+/** The model call of the mapping, retries included: past it the basic mapping is answered. */
+export const CSV_MAPPING_TIMEOUT_MS = 20_000;

@@ -662,6 +662,17 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/context/items/route"),
   },
   {
+    file: "app/api/csv/generateMapping/route.ts",
+    path: "/api/csv/generateMapping",
+    docs: {
+      POST: {
+        summary:
+          "The model's mapping of a CSV file's columns to an entity's fields; the basic name match (with `fallback`) when the model gives none",
+      },
+    },
+    load: () => import("@/app/api/csv/generateMapping/route"),
+  },
+  {
     file: "app/api/dev/outbox/route.ts",
     path: "/api/dev/outbox",
     docs: {

@@ -7,6 +7,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   auth: "The site's sign-in, handled by Auth.js: API clients use the identity routes instead.",
   billing: "A builder's plan: Stripe checkout.",
   builder: "Helpers of the editor, e.g. generating a field or a tool with the model.",
+  csv: "The CSV import of an app's data: the model's mapping of a file's columns to an entity's fields.",
   context:
     "An app's data sources: add text, files, web pages and connector items, rename, sync, delete, and follow their status.",
   dev: "Development helpers, absent in production (404 there).",

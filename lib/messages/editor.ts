@@ -205,6 +205,9 @@ export const editorMessages = {
   databaseExport: "Export CSV",
   // The spec's wording: the CSV export's last column.
   databaseExportIdColumn: "Entity ID",
+  // The spec's wording: the CSV import's mapping step when the model gave no usable mapping.
+  csvMappingFallback: "Couldn't generate AI mapping suggestions. Using basic mapping instead.",
+  csvMappingHeadersRepeat: "Each column header must be unique",
   databaseChangeAccess: "Change access",
   databaseAccessPresets: "Access presets, sent to the chat",
   // The spec's wording: the access presets (read / write).

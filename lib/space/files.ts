@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { SPACE_FILE_MAX_BYTES, SPACE_FILES_MAX, SPACE_PATH_MAX } from "@/lib/constants";
+import { ENTITY_NAME, SPACE_FILE_MAX_BYTES, SPACE_FILES_MAX, SPACE_PATH_MAX } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
 import { formatMegabytes } from "@/lib/plans/features";
 import type { FILE_TYPES, FileChange } from "./schemas";
@@ -7,9 +7,10 @@ import type { FILE_TYPES, FileChange } from "./schemas";
 // The files of a space app: their paths, kinds and contents, and what a set of changes makes of
 // a tree. Pure: lib/space/commit.ts loads the current tree and stores the result.
 
+export { ENTITY_NAME };
+
 /** One segment of a path: letters, digits and the punctuation of file names in a web app. */
 const SEGMENT = /^[A-Za-z0-9_\-.@()[\]+]+$/;
-export const ENTITY_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 /** A relative path inside the app, `/`-separated, without `.` or `..` segments. */
 export function isValidPath(path: string): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as magicCreate from "@/app/api/builder/magicCreate/route";
+import * as csvMapping from "@/app/api/csv/generateMapping/route";
 import * as models from "@/app/api/models/route";
 import { ModelListAnswer } from "@/lib/ai/schemas";
 import { messages } from "@/lib/messages";
@@ -7,7 +8,8 @@ import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 
 // Without a model provider nothing pretends to think: the AI features answer 503 naming the
-// variables to set, and the model dropdown still opens with the built-in list. lib/env reads
+// variables to set (the CSV mapping, which the import cannot wait for, its basic name match), and
+// the model dropdown still opens with the built-in list. lib/env reads
 // the environment once, so it is cleared here, before any request.
 for (const name of ["AI_BASE_URL", "AI_API_KEY", "OPENAI_API_KEY", "AI_DEFAULT_MODEL"])
   delete process.env[name];
@@ -35,6 +37,28 @@ describe("AI features without a model provider", () => {
     });
     expect(res.status).toBe(400);
     expect(res.json.error?.message).toBe(messages.reservedFieldName);
+  });
+
+  it("the CSV mapping answers the basic name match with the spec's message", async () => {
+    const { token } = await createBuilder();
+    const res = await call(csvMapping.POST, {
+      path: "/api/csv/generateMapping",
+      token,
+      body: {
+        headers: ["title", "Extra"],
+        schema: { properties: { Title: { type: "string" } } },
+        entityName: "Task",
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      fallback: true,
+      message: messages.csvMappingFallback,
+      mappings: [
+        { csvHeader: "title", schemaField: "Title", dataType: "text", splitCharacter: null },
+        { csvHeader: "Extra", schemaField: null, dataType: "text", splitCharacter: null },
+      ],
+    });
   });
 
   it("the model list is the built-in one, the default first", async () => {

@@ -420,6 +420,11 @@ const CASES: Record<string, Case> = {
   "POST /api/builder/magicCreate": {
     request: (w, ex) => ({ body: { ...(ex as object), appId: w.appA.id } }),
   },
+  // The demo model maps the example's columns: its mapping is answered, not the fallback.
+  "POST /api/csv/generateMapping": {
+    request: (_w, ex) => ({ body: ex }),
+    check: (a) => expect((a.json as { fallback: boolean }).fallback).toBe(false),
+  },
   "GET /api/context/events": { request: (w) => ({ query: app(w) }) },
   "POST /api/context/ingest/file": {
     request: (w) => ({

@@ -1210,6 +1210,21 @@ export const rows: Row[] = [
     expect: ownerOfAppA(400),
   },
   {
+    file: "app/api/csv/generateMapping/route.ts",
+    method: "POST",
+    who: "builders, on their own model budget; with no usable model the basic mapping (still 200)",
+    request: () => ({
+      path: "/api/csv/generateMapping",
+      body: {
+        headers: ["Title"],
+        previewData: [{ Title: "Buy milk" }],
+        schema: { type: "object", properties: { title: { type: "string" } } },
+        entityName: "Task",
+      },
+    }),
+    expect: buildersOnly(),
+  },
+  {
     file: "app/api/dev/outbox/route.ts",
     method: "GET",
     who: "anybody outside production; 404 in production",

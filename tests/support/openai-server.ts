@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { CSV_MAPPING_PROMPT_MARKER } from "../../lib/csv/mapping";
 import {
   CONTINUE_INSTRUCTION,
   DISCUSS_MODE_LINE,
@@ -436,6 +437,8 @@ export const demoResponder: Responder = ({ model, messages }) => {
   // A space app's chat assistant (lib/space/assistant-prompt.ts) before anything else: its prompt
   // speaks of JSON and fields too.
   if (system.startsWith(SPACE_ASSISTANT_MARKER)) return demoSpace(system, messages);
+  // The CSV import's mapping (lib/csv/generate-mapping.ts): its prompt speaks of JSON and fields too.
+  if (system.startsWith(CSV_MAPPING_PROMPT_MARKER)) return demoCsvMapping(system, user);
   if (/json/i.test(system) && /field/i.test(system)) return demoField(system, user);
   const topic = user.replace(/\s+/g, " ").trim().slice(0, 80);
   const answer = topic
@@ -493,6 +496,54 @@ function demoField(system: string, user: string): string {
     field.options = ["Option one", "Option two", "Option three"].map((l) => ({ label: l, iconUrl: null }));
   }
   return `Here is the field:\n\`\`\`json\n${JSON.stringify(field, null, 2)}\n\`\`\``;
+}
+
+/**
+ * The CSV mapping by name likeness: a header fills the field whose name, letters and digits
+ * only and lower-cased, equals it, contains it or is contained in it; multiselect columns split
+ * on the separator their sample cells use.
+ */
+function demoCsvMapping(system: string, user: string): string {
+  const fields = [...system.matchAll(/^- ([A-Za-z0-9_]+): ([a-z]+)$/gm)].map((m) => ({
+    name: m[1]!,
+    type: m[2]!,
+  }));
+  const headersLine = /^CSV headers: (.+)$/m.exec(user)?.[1];
+  let headers: string[] = [];
+  try {
+    headers = JSON.parse(headersLine ?? "[]") as string[];
+  } catch {}
+  const samples = user
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .flatMap((l): Record<string, unknown>[] => {
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const taken = new Set<string>();
+  const mappings = headers.map((csvHeader) => {
+    const h = squash(csvHeader);
+    const field = h
+      ? fields.find((f) => {
+          const n = squash(f.name);
+          return !taken.has(f.name) && n && (n === h || n.includes(h) || h.includes(n));
+        })
+      : undefined;
+    if (field) taken.add(field.name);
+    const cells = samples.map((row) => String(row[csvHeader] ?? ""));
+    const split = [";", "|", "\t", "\n"].find((c) => cells.some((cell) => cell.includes(c))) ?? ",";
+    return {
+      csvHeader,
+      schemaField: field?.name ?? null,
+      dataType: field?.type ?? "text",
+      splitCharacter: field?.type === "multiselect" ? split : null,
+    };
+  });
+  return JSON.stringify({ mappings });
 }
 
 // ---- the demo assistant of a space app's chat (lib/space/chat-stream.ts) ----
