@@ -205,6 +205,8 @@ export const editorMessages = {
   databaseExport: "Export CSV",
   // The spec's wording: the CSV export's last column.
   databaseExportIdColumn: "Entity ID",
+  // The spec's wording: a new row of the table with no field filled in.
+  databaseRowEmpty: "Rows with no data cannot be saved",
   databaseChangeAccess: "Change access",
   databaseAccessPresets: "Access presets, sent to the chat",
   // The spec's wording: the access presets (read / write).
