@@ -61,7 +61,9 @@ export type EntityRecordPage = z.infer<typeof EntityRecordPageAnswer>;
 /** DELETE .../records/{recordId} */
 export const RecordDeletedAnswer = z.object({ deleted: z.literal(true) });
 
-export const recordView = (r: Pick<EntityRecord, "id" | "creatorId" | "createdAt" | "data">): EntityRecordView => ({
+export const recordView = (
+  r: Pick<EntityRecord, "id" | "creatorId" | "createdAt" | "data">,
+): EntityRecordView => ({
   id: r.id,
   creatorId: r.creatorId,
   createdAt: r.createdAt.toISOString(),

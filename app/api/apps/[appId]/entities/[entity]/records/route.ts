@@ -1,6 +1,6 @@
+import { route } from "@/lib/api/route";
 import { createPanelRecord } from "@/lib/app-data/panel-records";
 import { RecordFields } from "@/lib/app-data/schemas";
-import { route } from "@/lib/api/route";
 import {
   EntityParams,
   EntityRecordAnswer,

@@ -1,6 +1,6 @@
+import { route } from "@/lib/api/route";
 import { updatePanelCell } from "@/lib/app-data/panel-records";
 import { PanelCellBody } from "@/lib/app-data/schemas";
-import { route } from "@/lib/api/route";
 import {
   EntityRecordAnswer,
   EntityRecordParams,
