@@ -116,6 +116,12 @@ describe("a row added in the Database panel", () => {
     const other = await createBuilder({ plan: "explorer" });
     expect((await create(app, other, { title: "Mine now" })).status).toBe(404);
     const { b, app: own } = await taskApp();
+    // The User entity is the app's end users, even when its schema is a file of the version.
+    await say(own, b.account.accountId, {
+      user: "Users with a nickname",
+      answer: "Done",
+      changes: [{ type: "add_entity", name: "User", content: '{"type":"object"}' }],
+    });
     expect((await create(own, b, { title: "A" }, "Nope")).status).toBe(404);
     const user = await create(own, b, { title: "A" }, "User");
     expect(user.status).toBe(404);
