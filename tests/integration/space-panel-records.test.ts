@@ -182,8 +182,10 @@ describe("a cell edited in the Database panel", () => {
       pending.catch(() => {});
       const deadline = Date.now() + 20_000;
       for (;;) {
-        const waiting = await tx.execute<{ n: number }>(
-          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        // Asked outside the transaction: inside it, pg_stat_activity would answer the same snapshot.
+        const waiting = await db().execute<{ n: number }>(
+          sql`select count(*)::int as n from pg_stat_activity where datname = current_database()
+                and wait_event_type = 'Lock' and query ilike '%update%entity_records%'`,
         );
         if ((waiting.rows[0]?.n ?? 0) > 0) break;
         if (Date.now() > deadline) throw new Error("the edit never waited on the row's lock");
