@@ -345,6 +345,20 @@ export const ENTITY_RECORD_BYTES_MAX = 10_000;
 export const ENTITY_EXPORT_MAX = 10_000;
 
 /**
+ * "Column widths min 50, default 150, max 400; multiselect defaults 200, others 100; Created At
+ * column 208 wide." Read as: every column is resizable between MIN and MAX; a column of the
+ * entity's fields starts at 200 when it is a multiselect and at 100 for every other kind; Created
+ * At starts at 208; 150 is the table's own default, for any column the field model does not size
+ * (a column the panel adds of its own, such as a record key absent from the schema).
+ */
+export const TABLE_COLUMN_MIN_WIDTH = 50;
+export const TABLE_COLUMN_DEFAULT_WIDTH = 150;
+export const TABLE_COLUMN_MAX_WIDTH = 400;
+export const TABLE_MULTISELECT_WIDTH = 200;
+export const TABLE_FIELD_WIDTH = 100;
+export const TABLE_CREATED_AT_WIDTH = 208;
+
+/**
  * The free plan every account starts on (the accounts table's default) and the plan of an app
  * whose owner has none: its id in the plan catalogue (lib/plans/catalogue.ts FREE_PLAN_ID).
  */

@@ -148,6 +148,9 @@ export const apiRoutes: ApiRoute[] = [
     file: "app/api/apps/[appId]/entities/[entity]/records/[recordId]/route.ts",
     path: "/api/apps/{appId}/entities/{entity}/records/{recordId}",
     docs: {
+      PATCH: {
+        summary: "The Database panel edits one cell",
+      },
       DELETE: {
         summary: "Deletes one record of the entity",
       },
@@ -160,6 +163,9 @@ export const apiRoutes: ApiRoute[] = [
     docs: {
       GET: {
         summary: "A page of an entity's records, newest first",
+      },
+      POST: {
+        summary: "The Database panel adds a row",
       },
     },
     load: () => import("@/app/api/apps/[appId]/entities/[entity]/records/route"),

@@ -55,6 +55,23 @@ export const RecordFields = z
   .describe("The record's fields, checked against the entity's JSON schema")
   .meta({ examples: [{ title: "Book the train", done: false }] });
 
+/**
+ * PATCH /api/apps/{appId}/entities/{entity}/records/{recordId}: the Database panel's edit of one
+ * cell. `null` clears it: the field is removed, and the entity's schema decides if it may be.
+ */
+export const PanelCellBody = z
+  .object({
+    field: storableString().min(1).max(200).describe("A top-level field of the record"),
+    value: z
+      .unknown()
+      .refine((v) => v !== undefined, { message: messages.appDataFieldRequired })
+      .refine((v) => jsonDepth(v) < APP_DATA_DEPTH_MAX, { message: messages.appDataTooDeep })
+      .refine(isStorableJson, { message: messages.textNotStorable })
+      .describe("The field's new JSON value; null clears it"),
+  })
+  .meta({ examples: [{ field: "title", value: "Book the train" }] });
+export type PanelCellBody = z.infer<typeof PanelCellBody>;
+
 export const BulkCreateBody = z
   .object({ records: z.array(RecordFields).min(1).max(APP_DATA_BULK_MAX) })
   .meta({ examples: [{ records: [{ title: "Buy milk" }, { title: "Call the plumber", done: true }] }] });

@@ -208,6 +208,8 @@ export const editorMessages = {
   // The spec's wording: the CSV import's mapping step when the model gave no usable mapping.
   csvMappingFallback: "Couldn't generate AI mapping suggestions. Using basic mapping instead.",
   csvMappingHeadersRepeat: "Each column header must be unique",
+  // The spec's wording: a new row of the table with no field filled in.
+  databaseRowEmpty: "Rows with no data cannot be saved",
   databaseChangeAccess: "Change access",
   databaseAccessPresets: "Access presets, sent to the chat",
   // The spec's wording: the access presets (read / write).

@@ -24,14 +24,33 @@ export type EntityView = z.infer<typeof EntityAnswer>;
 export type EntityList = z.infer<typeof EntityListAnswer>;
 
 const BUILT_IN: EntityField[] = [
-  { name: "id", type: "string", format: null, enum: null, items: null, required: true, builtIn: true },
-  { name: "creatorId", type: "string", format: null, enum: null, items: null, required: true, builtIn: true },
+  {
+    name: "id",
+    type: "string",
+    format: null,
+    enum: null,
+    items: null,
+    itemEnum: null,
+    required: true,
+    builtIn: true,
+  },
+  {
+    name: "creatorId",
+    type: "string",
+    format: null,
+    enum: null,
+    items: null,
+    itemEnum: null,
+    required: true,
+    builtIn: true,
+  },
   {
     name: "createdAt",
     type: "string",
     format: "date-time",
     enum: null,
     items: null,
+    itemEnum: null,
     required: true,
     builtIn: true,
   },
@@ -65,6 +84,7 @@ function fieldsOf(schema: Json, prefix: string, depth: number): EntityField[] {
       format: typeof prop.format === "string" ? prop.format : null,
       enum: Array.isArray(prop.enum) ? prop.enum.map((v) => String(v)) : null,
       items: items ? typeOf(items) : null,
+      itemEnum: items && Array.isArray(items.enum) ? items.enum.map((v) => String(v)) : null,
       required: required.has(name),
       builtIn: false,
     };

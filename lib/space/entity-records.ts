@@ -61,7 +61,9 @@ export type EntityRecordPage = z.infer<typeof EntityRecordPageAnswer>;
 /** DELETE .../records/{recordId} */
 export const RecordDeletedAnswer = z.object({ deleted: z.literal(true) });
 
-const view = (r: EntityRecord): EntityRecordView => ({
+export const recordView = (
+  r: Pick<EntityRecord, "id" | "creatorId" | "createdAt" | "data">,
+): EntityRecordView => ({
   id: r.id,
   creatorId: r.creatorId,
   createdAt: r.createdAt.toISOString(),
@@ -73,14 +75,25 @@ const view = (r: EntityRecord): EntityRecordView => ({
  * builder's). Only its own file is read, not the app's every file.
  */
 async function entityOf(app: App, name: string): Promise<EntityView> {
-  assertSpaceApp(app);
-  const path = entityPath(name);
-  const hash = (await currentTree(app.id)).get(path);
-  const entity = hash
-    ? entityView({ path, content: (await readBlobs(app.id, [hash])).get(hash) ?? "" })
-    : null;
+  const { path, content } = await entityFileOf(app, name);
+  const entity = entityView({ path, content });
   if (!entity) throw new AppError("NOT_FOUND", "entityNotFound", "ENTITY_NOT_FOUND");
   return entity;
+}
+
+/**
+ * The entity's file in the current version (its content hash keys the compiled schema), or 404
+ * 'Entity not found'; the User entity is the app's end users, not the builder's records.
+ */
+export async function entityFileOf(
+  app: App,
+  name: string,
+): Promise<{ path: string; hash: string; content: string }> {
+  assertSpaceApp(app);
+  const path = entityPath(name);
+  const hash = name === "User" ? undefined : (await currentTree(app.id)).get(path);
+  if (!hash) throw new AppError("NOT_FOUND", "entityNotFound", "ENTITY_NOT_FOUND");
+  return { path, hash, content: (await readBlobs(app.id, [hash])).get(hash) ?? "" };
 }
 
 export async function listRecords(
@@ -98,7 +111,7 @@ export async function listRecords(
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    records: page.map(view),
+    records: page.map(recordView),
     total,
     nextCursor: rows.length > query.limit && last ? `${last.micros}_${last.id}` : null,
   };

@@ -290,6 +290,8 @@ export const EntityField = z.object({
   enum: z.array(z.string()).nullable(),
   /** An array's item type. */
   items: z.string().nullable(),
+  /** The options of an array's items when they are an enum (a multiselect column). */
+  itemEnum: z.array(z.string()).nullable(),
   required: z.boolean(),
   /** id, creatorId and createdAt: every row has them. */
   builtIn: z.boolean(),

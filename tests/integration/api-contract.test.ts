@@ -212,6 +212,12 @@ const CASES: Record<string, Case> = {
   "GET /api/apps/{appId}/entities/{entity}/records": {
     request: (w) => ({ params: { ...space(w), entity: "Note" } }),
   },
+  "POST /api/apps/{appId}/entities/{entity}/records": {
+    request: (w, ex) => ({ params: { ...space(w), entity: "Note" }, body: ex }),
+  },
+  "PATCH /api/apps/{appId}/entities/{entity}/records/{recordId}": {
+    request: (w, ex) => ({ params: { ...space(w), entity: "Note", recordId: w.editedRecordId }, body: ex }),
+  },
   "DELETE /api/apps/{appId}/entities/{entity}/records/{recordId}": {
     request: (w) => ({ params: { ...space(w), entity: "Note", recordId: w.spareRecordIds.pop()! } }),
   },

@@ -61,6 +61,8 @@ export type World = {
   spaceTurns: [TurnResult, TurnResult];
   /** Records of spaceAppA's Note entity. */
   spareRecordIds: string[];
+  /** A record of spaceAppA's Note entity that the panel's cell edit changes (never deleted). */
+  editedRecordId: string;
   /** An end user of spaceAppA (the Users view of its Database panel). */
   spaceEndUserA: { id: string };
   /** a builder nobody else uses, for the rows that sign in with a password */
@@ -207,6 +209,9 @@ export async function createWorld(): Promise<World> {
     [1, 2, 3, 4, 5, 6].map((i) => ({ creatorId: owner, data: { text: `Note ${i}` } })),
   );
   const spareRecordIds = (await listEntityRecords(spaceAppA.id, "Note", 10, null)).map((r) => r.id);
+  const [edited] = await insertRuntimeRecords(spaceAppA.id, "Note", [
+    { creatorId: owner, data: { text: "Edited" } },
+  ]);
   const dataApp = await createSpaceApp(owner, "Matrix Data A");
   await setEntity(dataApp, owner, "Task", taskSchema("admin", "admin"));
   await publish(dataApp);
@@ -235,6 +240,7 @@ export async function createWorld(): Promise<World> {
     spaceAppA,
     spaceTurns,
     spareRecordIds,
+    editedRecordId: edited!.id,
     spaceEndUserA,
     builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
@@ -716,6 +722,32 @@ export const rows: Row[] = [
       if (actor !== "builderA" && actor !== "admin") return;
       expect((res.json as { records: unknown[] }).records.length).toBeGreaterThan(0);
     },
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/records/route.ts",
+    method: "POST",
+    who: "the app's owner and admins",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/entities/Note/records`,
+      params: { appId: w.spaceAppA.id, entity: "Note" },
+      body: { text: "Added in the panel" },
+    }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect((res.json as { data: unknown }).data).toEqual({ text: "Added in the panel" });
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/records/[recordId]/route.ts",
+    method: "PATCH",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/entities/Note/records/${w.editedRecordId}`,
+      params: { appId: w.spaceAppA.id, entity: "Note", recordId: w.editedRecordId },
+      body: { field: "text", value: "Edited in the panel" },
+    }),
+    expect: ownerOfAppA(),
   },
   {
     file: "app/api/apps/[appId]/entities/[entity]/records/[recordId]/route.ts",

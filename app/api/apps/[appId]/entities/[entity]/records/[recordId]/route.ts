@@ -1,5 +1,27 @@
 import { route } from "@/lib/api/route";
-import { EntityRecordParams, RecordDeletedAnswer, removeRecord } from "@/lib/space/entity-records";
+import { updatePanelCell } from "@/lib/app-data/panel-records";
+import { PanelCellBody } from "@/lib/app-data/schemas";
+import {
+  EntityRecordAnswer,
+  EntityRecordParams,
+  RecordDeletedAnswer,
+  removeRecord,
+} from "@/lib/space/entity-records";
+
+// PATCH /api/apps/{appId}/entities/{entity}/records/{recordId} - the Database panel edits one cell
+export const PATCH = route(
+  {
+    auth: "builder",
+    params: EntityRecordParams,
+    body: PanelCellBody,
+    app: "edit",
+    summary:
+      "Sets one field of a space app entity's record (null clears it), checked against the entity's schema",
+    response: EntityRecordAnswer,
+    errors: [409, 413],
+  },
+  ({ app, params, body }) => updatePanelCell(app, params.entity, params.recordId, body),
+);
 
 // DELETE /api/apps/{appId}/entities/{entity}/records/{recordId} - deletes one record of the entity
 export const DELETE = route(
