@@ -98,7 +98,7 @@ describe("a CSV import", () => {
     const csv = [
       "Id,Title,Done,Points,Tags,Due,Meta,Notes",
       'x1,Buy milk,yes,3,home;errands,2026-01-31,"{""a"":1}",ignored',
-      "x2,Ship it,FALSE,\"1,500\",work,,,",
+      'x2,Ship it,FALSE,"1,500",work,,,',
       "x3,Bad points,true,lots,,,,",
       "x4,A title that is far too long,true,1,,,,",
       "x5,Bad tag,true,1,garden,,,",
@@ -130,7 +130,14 @@ describe("a CSV import", () => {
     expect(await recordsOf(app)).toEqual([
       {
         creatorId: b.user.id,
-        data: { title: "Buy milk", done: true, points: 3, tags: ["home", "errands"], due: "2026-01-31", meta: { a: 1 } },
+        data: {
+          title: "Buy milk",
+          done: true,
+          points: 3,
+          tags: ["home", "errands"],
+          due: "2026-01-31",
+          meta: { a: 1 },
+        },
       },
       { creatorId: b.user.id, data: { title: "Ship it", done: false, points: 1500, tags: ["work"] } },
     ]);
@@ -159,7 +166,11 @@ describe("a CSV import", () => {
     await db().update(entityImports).set({ status: "importing", csv }).where(eq(entityImports.id, importId));
     await runCsvImportJob({ importId }, { finalAttempt: false });
     expect((await recordsOf(app)).length).toBe(n);
-    expect((await progress(app, b, importId)).json).toMatchObject({ status: "complete", total: n, imported: n });
+    expect((await progress(app, b, importId)).json).toMatchObject({
+      status: "complete",
+      total: n,
+      imported: n,
+    });
 
     // A batch already in is refused whole: no record, no progress.
     expect(await writeImportBatch(first!, 1, [{ title: "again" }], [], 10)).toBe(false);
