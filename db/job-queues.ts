@@ -13,6 +13,8 @@ export const QUEUES = {
   prune: "prune-expired",
   /** Turns a data source into searchable chunks (lib/jobs/context-ingest.ts). */
   contextIngest: "context-ingest",
+  /** Imports a CSV file into a space app's entity (lib/app-data/csv-import.ts). */
+  csvImport: "csv-import",
 } as const;
 
 /**
@@ -80,6 +82,9 @@ export async function installJobQueues(connectionString: string): Promise<void> 
     };
     await boss.createQueue(QUEUES.contextIngest, contextIngest);
     await boss.updateQueue(QUEUES.contextIngest, contextIngest);
+    // CSV imports: retried like ingestion; a retry skips the batches already written.
+    await boss.createQueue(QUEUES.csvImport, contextIngest);
+    await boss.updateQueue(QUEUES.csvImport, contextIngest);
   } finally {
     await boss.stop({ graceful: false, close: true });
   }

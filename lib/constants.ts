@@ -395,3 +395,9 @@ export const CSV_PREVIEW_CELL_MAX = 500;
 export const CSV_SCHEMA_FIELDS_MAX = 500;
 /** The model call of the mapping, retries included: past it the basic mapping is answered. */
 export const CSV_MAPPING_TIMEOUT_MS = 20_000;
+/** Bytes of a CSV file an import takes at most. */
+export const CSV_IMPORT_BYTES_MAX = 50 * 1024 * 1024;
+/** Records written per INSERT by an import: each batch is in whole or not at all. */
+export const CSV_IMPORT_BATCH_ROWS = 500;
+/** Failed rows an import keeps with their reason (the count covers them all). */
+export const CSV_IMPORT_FAILED_ROWS_KEPT = 1000;

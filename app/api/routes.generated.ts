@@ -145,6 +145,22 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/entities/[entity]/export/route"),
   },
   {
+    file: "app/api/apps/[appId]/entities/[entity]/imports/[importId]/route.ts",
+    path: "/api/apps/{appId}/entities/{entity}/imports/{importId}",
+    docs: {
+      GET: {
+        summary: "A CSV import's progress and result",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/entities/[entity]/imports/[importId]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/imports/route.ts",
+    path: "/api/apps/{appId}/entities/{entity}/imports",
+    docs: {},
+    load: () => import("@/app/api/apps/[appId]/entities/[entity]/imports/route"),
+  },
+  {
     file: "app/api/apps/[appId]/entities/[entity]/records/[recordId]/route.ts",
     path: "/api/apps/{appId}/entities/{entity}/records/{recordId}",
     docs: {

@@ -275,3 +275,36 @@ export const entityRecords = pgTable(
 );
 
 export type EntityRecord = typeof entityRecords.$inferSelect;
+
+/** One failed row of a CSV import: its data row number (1 is the first after the headers) and why. */
+export type ImportFailedRow = { row: number; reason: string };
+
+/**
+ * A CSV import into an entity, run as a job. The file's text waits here until the job has read it
+ * (dropped once the import ends). `batches` counts the batches written: each batch's records and
+ * this row's progress are written in one transaction, only if `batches` is still what the job
+ * read, so a retried job skips the batches already in and never doubles rows.
+ */
+export const entityImports = pgTable("entity_imports", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  appId: uuid("app_id")
+    .notNull()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  entity: text("entity").notNull(),
+  /** The builder who started it: the records' creator. */
+  creatorId: uuid("creator_id"),
+  status: text("status", { enum: ["queued", "importing", "complete", "failed"] })
+    .notNull()
+    .default("queued"),
+  /** The column mapping (lib/csv/schemas.ts CsvMapping[]). */
+  mapping: jsonb("mapping").$type<unknown[]>().notNull(),
+  csv: text("csv"),
+  total: integer("total").notNull().default(0),
+  imported: integer("imported").notNull().default(0),
+  failed: integer("failed").notNull().default(0),
+  batches: integer("batches").notNull().default(0),
+  failedRows: jsonb("failed_rows").$type<ImportFailedRow[]>().notNull().default([]),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type EntityImport = typeof entityImports.$inferSelect;

@@ -1,11 +1,13 @@
 import "server-only";
 import type { JobResult } from "pg-boss";
 import { QUEUES } from "@/db/job-queues";
+import { runCsvImportJob } from "@/lib/app-data/csv-import";
 import { MAIL_BATCH_SIZE, MAIL_WORKER_LOOPS } from "@/lib/constants";
 import { logError, logInfo } from "@/lib/log";
 import { boss, stopBoss } from "@/lib/queue/boss";
 import type { AuthMailJob } from "@/lib/queue/enqueue";
 import type { ContextIngestJob } from "@/lib/queue/enqueue-context";
+import type { CsvImportJob } from "@/lib/queue/enqueue-csv-import";
 import { runAuthMailJob } from "./auth-mail";
 import { runContextIngestJob } from "./context-ingest";
 import { pruneExpired } from "./prune";
@@ -91,6 +93,18 @@ export async function startWorker(): Promise<void> {
       }
     },
   );
+  // CSV imports: one at a time per worker process (each parses in the capped worker thread).
+  await b.work<
+    CsvImportJob,
+    void,
+    { pollingIntervalSeconds: number; notifyPollingIntervalSeconds: number; includeMetadata: true }
+  >(
+    QUEUES.csvImport,
+    { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, includeMetadata: true },
+    async ([job]) => {
+      if (job) await runCsvImportJob(job.data, { finalAttempt: job.retryCount >= job.retryLimit });
+    },
+  );
   await b.work(QUEUES.prune, { pollingIntervalSeconds: 30 }, async () => {
     logInfo("pruned expired rows", await pruneExpired());
   });
@@ -127,6 +141,18 @@ export async function runDueJobs(): Promise<number> {
     } catch (err) {
       logError("context ingest job failed", { err });
       await b.fail(QUEUES.contextIngest, job.id);
+    }
+    ran++;
+  }
+  for (;;) {
+    const [job] = await b.fetch<CsvImportJob>(QUEUES.csvImport, { includeMetadata: true });
+    if (!job) break;
+    try {
+      await runCsvImportJob(job.data, { finalAttempt: job.retryCount >= job.retryLimit });
+      await b.complete(QUEUES.csvImport, job.id);
+    } catch (err) {
+      logError("csv import job failed", { err });
+      await b.fail(QUEUES.csvImport, job.id);
     }
     ran++;
   }

@@ -208,6 +208,17 @@ export const editorMessages = {
   // The spec's wording: the CSV import's mapping step when the model gave no usable mapping.
   csvMappingFallback: "Couldn't generate AI mapping suggestions. Using basic mapping instead.",
   csvMappingHeadersRepeat: "Each column header must be unique",
+  // The spec's wording: the CSV import's upload and result messages.
+  csvEmpty: "CSV file appears to be empty",
+  csvNoRows: "No valid data rows found in CSV",
+  csvParseFailed: "Failed to parse CSV file. Please check the format.",
+  csvImportPartial: "Import completed with {n} failed rows out of {total} total.",
+  csvImportAll: "Successfully imported all {total} rows.",
+  csvImportFailed: "Failed to import data. Please try again.",
+  // A failed row's reason: a cell its column's type cannot read.
+  csvImportBadValue: "{field}: '{value}' is not a valid {type}",
+  csvImportMappingInvalid: "The column mapping is not valid",
+  csvImportNotFound: "Import not found",
   // The spec's wording: a new row of the table with no field filled in.
   databaseRowEmpty: "Rows with no data cannot be saved",
   databaseChangeAccess: "Change access",

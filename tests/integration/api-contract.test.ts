@@ -221,6 +221,22 @@ const CASES: Record<string, Case> = {
   "DELETE /api/apps/{appId}/entities/{entity}/records/{recordId}": {
     request: (w) => ({ params: { ...space(w), entity: "Note", recordId: w.spareRecordIds.pop()! } }),
   },
+  "POST /api/apps/{appId}/entities/{entity}/imports": {
+    request: (w) => ({
+      params: { ...space(w), entity: "Note" },
+      query: {
+        mapping: JSON.stringify([
+          { csvHeader: "text", schemaField: "text", dataType: "text", splitCharacter: null },
+        ]),
+      },
+      bytes: "text\nImported from a file\n",
+      contentType: "text/csv",
+    }),
+    check: (a) => expect((a.json as { importId: string }).importId).toEqual(expect.any(String)),
+  },
+  "GET /api/apps/{appId}/entities/{entity}/imports/{importId}": {
+    request: (w) => ({ params: { ...space(w), entity: "Note", importId: w.noteImportId } }),
+  },
   "GET /api/apps/{appId}/users": { request: (w) => ({ params: space(w) }) },
   "PATCH /api/apps/{appId}/users/{userId}": {
     request: (w, ex) => ({ params: { ...space(w), userId: w.spaceEndUserA.id }, body: ex }),

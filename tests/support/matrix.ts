@@ -9,6 +9,7 @@ import { db } from "../../db/client";
 import { insertRuntimeRecords } from "../../db/queries/app-data";
 import { insertApp, insertTool } from "../../db/queries/apps";
 import { insertContextItem } from "../../db/queries/context";
+import { createEntityImport } from "../../db/queries/entity-imports";
 import { insertEntityRecords, listEntityRecords } from "../../db/queries/entity-records";
 import { type App, type ContextItem, type Tool, toolRuns } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
@@ -63,6 +64,8 @@ export type World = {
   spareRecordIds: string[];
   /** A record of spaceAppA's Note entity that the panel's cell edit changes (never deleted). */
   editedRecordId: string;
+  /** A CSV import into spaceAppA's Note entity (queued, never run). */
+  noteImportId: string;
   /** An end user of spaceAppA (the Users view of its Database panel). */
   spaceEndUserA: { id: string };
   /** a builder nobody else uses, for the rows that sign in with a password */
@@ -212,6 +215,13 @@ export async function createWorld(): Promise<World> {
   const [edited] = await insertRuntimeRecords(spaceAppA.id, "Note", [
     { creatorId: owner, data: { text: "Edited" } },
   ]);
+  const noteImport = await createEntityImport({
+    appId: spaceAppA.id,
+    entity: "Note",
+    creatorId: owner,
+    mapping: [{ csvHeader: "text", schemaField: "text", dataType: "text", splitCharacter: null }],
+    csv: "text\nImported",
+  });
   const dataApp = await createSpaceApp(owner, "Matrix Data A");
   await setEntity(dataApp, owner, "Task", taskSchema("admin", "admin"));
   await publish(dataApp);
@@ -241,6 +251,7 @@ export async function createWorld(): Promise<World> {
     spaceTurns,
     spareRecordIds,
     editedRecordId: edited!.id,
+    noteImportId: noteImport.id,
     spaceEndUserA,
     builderASessionId: spare.claims.sid,
     actors: { builderA, builderB, unverified, endUserA, endUserB, admin },
@@ -761,6 +772,36 @@ export const rows: Row[] = [
       };
     },
     expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/imports/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (an empty file: 400, nothing stored); anybody else sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/entities/Note/imports?mapping=${encodeURIComponent(
+        JSON.stringify([{ csvHeader: "text", schemaField: "text", dataType: "text", splitCharacter: null }]),
+      )}`,
+      params: { appId: w.spaceAppA.id, entity: "Note" },
+    }),
+    expect: ownerOfAppA(400),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect((res.json as { error: { message: string } }).error.message).toBe(messages.csvEmpty);
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/entities/[entity]/imports/[importId]/route.ts",
+    method: "GET",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/entities/Note/imports/${w.noteImportId}`,
+      params: { appId: w.spaceAppA.id, entity: "Note", importId: w.noteImportId },
+    }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect((res.json as { status: string }).status).toBe("queued");
+    },
   },
   {
     file: "app/api/apps/[appId]/entities/[entity]/export/route.ts",

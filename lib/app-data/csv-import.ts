@@ -1,0 +1,234 @@
+import "server-only";
+import { Readable } from "node:stream";
+import Papa from "papaparse";
+import { z } from "zod";
+import { findAppById } from "@/db/queries/apps";
+import {
+  createEntityImport,
+  findEntityImport,
+  findEntityImportById,
+  setEntityImportStatus,
+  writeImportBatch,
+} from "@/db/queries/entity-imports";
+import type { App, EntityImport, ImportFailedRow } from "@/db/schema";
+import { readBodyCapped } from "@/lib/api/read-body";
+import {
+  CSV_IMPORT_BATCH_ROWS,
+  CSV_IMPORT_BYTES_MAX,
+  CSV_IMPORT_FAILED_ROWS_KEPT,
+  ENTITY_NAME,
+} from "@/lib/constants";
+import { parseCsvStream } from "@/lib/context/parse/run";
+import { UnreadableFileError } from "@/lib/context/unreadable";
+import { convertRow, importedColumns } from "@/lib/csv/convert-row";
+import { CsvMapping } from "@/lib/csv/schemas";
+import { AppError } from "@/lib/errors";
+import { logError } from "@/lib/log";
+import { messages } from "@/lib/messages";
+import { entityFileOf } from "@/lib/space/entity-records";
+import { fillTemplate } from "@/lib/text";
+import { checkedFields } from "./check-fields";
+import { entitySchemaOf } from "./entity-schema";
+
+// A CSV file imported into a space app's entity, as a job: the request stores the file and its
+// column mapping and queues the job; the job parses the file in the capped parsing worker, makes
+// each row a record by the mapping, checks it against the entity's schema as the data API does,
+// and writes the valid ones a batch at a time (one multi-row INSERT each, with the import's
+// progress, all or nothing: a retried job skips the batches already in). Rows that fail are
+// counted and kept with their reason.
+
+export const CsvImportMappings = z.array(CsvMapping).min(1).max(1000);
+
+/** What the panel reads of an import while it runs and once it ended. */
+export const CsvImportAnswer = z.object({
+  id: z.string(),
+  status: z.enum(["queued", "importing", "complete", "failed"]),
+  total: z.number(),
+  imported: z.number(),
+  failed: z.number(),
+  failedRows: z.array(z.object({ row: z.number(), reason: z.string() })),
+  /** The result's sentence once it ended. */
+  message: z.string().optional(),
+});
+export type CsvImportView = z.infer<typeof CsvImportAnswer>;
+
+export const CsvImportStartedAnswer = z.object({ importId: z.string() });
+
+/**
+ * POST .../imports?mapping=: the body is the CSV file's bytes (text/csv); the column mapping is
+ * the query's `mapping`, a JSON array of { csvHeader, schemaField, dataType, splitCharacter }
+ * (as POST /api/csv/generateMapping answers it), kept in the query so the body stays the file.
+ */
+export const CsvImportQuery = z.object({ mapping: z.string().min(2).max(200_000) });
+export const CsvImportParams = z.object({
+  appId: z.uuid(),
+  entity: z.string().regex(ENTITY_NAME),
+  importId: z.uuid(),
+});
+
+/** The request's file and mapping, read and checked (400 with the spec's words), then stored and queued. */
+export async function importCsvUpload(
+  app: App,
+  userId: string,
+  entity: string,
+  req: Request,
+  mappingJson: string,
+  queue: (importId: string) => Promise<void>,
+): Promise<{ importId: string }> {
+  let mappings: CsvMapping[];
+  try {
+    mappings = CsvImportMappings.parse(JSON.parse(mappingJson));
+  } catch {
+    throw new AppError("BAD_REQUEST", "csvImportMappingInvalid", "VALIDATION_FAILED");
+  }
+  const bytes = await readBodyCapped(req, CSV_IMPORT_BYTES_MAX);
+  let csv: string;
+  try {
+    csv = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError("BAD_REQUEST", "csvParseFailed", "CSV_UNREADABLE");
+  }
+  // PostgreSQL's text holds no NUL character: such a file is not a CSV anyway.
+  if (csv.includes("\u0000")) throw new AppError("BAD_REQUEST", "csvParseFailed", "CSV_UNREADABLE");
+  return startCsvImport(app, userId, entity, csv, mappings, queue);
+}
+
+/** The record's checks: the entity's compiled schema from its file in the current version. */
+async function schemaOf(app: App, entity: string) {
+  const file = await entityFileOf(app, entity);
+  return entitySchemaOf(entity, file.hash, file.content);
+}
+
+/**
+ * Whether the text has a data row: a header line and one row with a value. Reads the first rows
+ * only; a file whose first hundred rows are all blank is left to the job (which then imports none).
+ */
+function hasDataRow(text: string): boolean {
+  const parsed = Papa.parse<Record<string, unknown>>(text, {
+    header: true,
+    preview: 100,
+    skipEmptyLines: "greedy",
+  });
+  if (parsed.data.length >= 100) return true;
+  return parsed.data.some((r) => Object.values(r).some((v) => String(v ?? "").trim() !== ""));
+}
+
+/**
+ * Stores an import of `csv` into the entity (404 when the app has no such entity) and answers its
+ * id; `queue` sends the job (lib/queue). Empty files and files without a data row are refused.
+ */
+export async function startCsvImport(
+  app: App,
+  userId: string,
+  entity: string,
+  csv: string,
+  mappings: CsvMapping[],
+  queue: (importId: string) => Promise<void>,
+): Promise<{ importId: string }> {
+  await schemaOf(app, entity);
+  if (Buffer.byteLength(csv, "utf8") > CSV_IMPORT_BYTES_MAX) {
+    throw new AppError("PAYLOAD_TOO_LARGE", "csvParseFailed");
+  }
+  if (csv.replace(/^\uFEFF/, "").trim() === "") throw new AppError("BAD_REQUEST", "csvEmpty", "CSV_EMPTY");
+  if (!hasDataRow(csv)) throw new AppError("BAD_REQUEST", "csvNoRows", "CSV_NO_ROWS");
+  const imp = await createEntityImport({ appId: app.id, entity, creatorId: userId, mapping: mappings, csv });
+  await queue(imp.id);
+  return { importId: imp.id };
+}
+
+/** The import's state; the result's sentence once it ended. */
+export function csvImportView(imp: EntityImport): CsvImportView {
+  const message =
+    imp.status === "failed"
+      ? messages.csvImportFailed
+      : imp.status !== "complete"
+        ? undefined
+        : imp.failed > 0
+          ? fillTemplate(messages.csvImportPartial, { n: imp.failed, total: imp.total })
+          : fillTemplate(messages.csvImportAll, { total: imp.total });
+  return {
+    id: imp.id,
+    status: imp.status,
+    total: imp.total,
+    imported: imp.imported,
+    failed: imp.failed,
+    failedRows: imp.failedRows,
+    ...(message === undefined ? {} : { message }),
+  };
+}
+
+export async function readCsvImport(app: App, entity: string, importId: string): Promise<CsvImportView> {
+  const imp = await findEntityImport(app.id, entity, importId);
+  if (!imp) throw new AppError("NOT_FOUND", "csvImportNotFound", "IMPORT_NOT_FOUND");
+  return csvImportView(imp);
+}
+
+/**
+ * The job: reads the stored file again from its first row (a retry too), makes batches of rows and
+ * writes each one not yet in. `finalAttempt`: a failure ends the import as failed rather than
+ * being thrown for pg-boss to retry.
+ */
+export async function runCsvImportJob(
+  job: { importId: string },
+  opts: { finalAttempt: boolean },
+): Promise<void> {
+  const imp = await findEntityImportById(job.importId);
+  if (!imp || imp.status === "complete" || imp.status === "failed" || imp.csv === null) return;
+  try {
+    const app = await findAppById(imp.appId);
+    if (!app) return;
+    const schema = await schemaOf(app, imp.entity);
+    const columns = importedColumns(CsvImportMappings.parse(imp.mapping));
+    await setEntityImportStatus(imp.id, "importing");
+    let batch = 0;
+    let rowNumber = 0;
+    let records: Record<string, unknown>[] = [];
+    let failedRows: ImportFailedRow[] = [];
+    const flush = async () => {
+      // Batches already in (an earlier attempt wrote them) are skipped by writeImportBatch.
+      if (batch >= imp.batches) {
+        await writeImportBatch(imp, batch, records, failedRows, CSV_IMPORT_FAILED_ROWS_KEPT);
+      }
+      batch++;
+      records = [];
+      failedRows = [];
+    };
+    await parseCsvStream(Readable.from([Buffer.from(imp.csv, "utf8")]), async ({ data }) => {
+      rowNumber++;
+      const reason = rowProblem(data, columns, schema, records);
+      if (reason) failedRows.push({ row: rowNumber, reason });
+      if (records.length + failedRows.length >= CSV_IMPORT_BATCH_ROWS) await flush();
+    });
+    if (records.length + failedRows.length > 0) await flush();
+    await setEntityImportStatus(imp.id, "complete", { dropCsv: true });
+  } catch (err) {
+    // A file that cannot be parsed, a mapping that is not one, an entity gone: a retry fails again.
+    const final =
+      opts.finalAttempt ||
+      err instanceof UnreadableFileError ||
+      err instanceof z.ZodError ||
+      err instanceof AppError;
+    logError("csv import failed", { importId: imp.id, final, err });
+    if (!final) throw err;
+    await setEntityImportStatus(imp.id, "failed", { dropCsv: true });
+  }
+}
+
+/** Adds the row's record to `records`, or answers why it fails. */
+function rowProblem(
+  data: Record<string, string>,
+  columns: ReturnType<typeof importedColumns>,
+  schema: Awaited<ReturnType<typeof schemaOf>>,
+  records: Record<string, unknown>[],
+): string | undefined {
+  const converted = convertRow(data, columns);
+  if ("problem" in converted) return fillTemplate(messages[converted.problem.key], converted.problem.vars);
+  if (Object.keys(converted.fields).length === 0) return messages.databaseRowEmpty;
+  try {
+    records.push(checkedFields(schema, converted.fields));
+    return undefined;
+  } catch (err) {
+    if (err instanceof AppError) return err.message;
+    throw err;
+  }
+}
