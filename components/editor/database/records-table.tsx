@@ -1,8 +1,15 @@
 "use client";
 
+import {
+  type ColumnDef,
+  columnResizingFeature,
+  columnSizingFeature,
+  tableFeatures,
+  useTable,
+} from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { CheckIcon, Trash2Icon, XIcon } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { TABLE_ROW_HEIGHT, TABLE_VIEW_HEIGHT } from "@/lib/constants";
 import { messages } from "@/lib/messages";
@@ -13,12 +20,16 @@ import { DialogEditor, editsInDialog, InlineEditor } from "./cell-editor";
 import { CellValue } from "./table-cell";
 
 // The Database panel's records as a grid: a virtual list (only the rows in view are in the page),
+// column widths kept and resized by the table model (react-table),
 // typed cells, resizable columns, and the keyboard of a spreadsheet: the grid is one tab stop, the
 // arrows move the active cell, Enter (or a double-click) edits it, Escape cancels.
 
 export type TableRow = { record: EntityRecordView; pending: boolean };
 
 const ACTIONS_WIDTH = 168;
+
+// The table model keeps the columns' widths and resizes them (within each column's min and max).
+const features = tableFeatures({ columnSizingFeature, columnResizingFeature });
 
 /** A cell's value: the record's own built-in fields, else its data. */
 export function cellOf(record: EntityRecordView, field: string): unknown {
@@ -46,7 +57,19 @@ export function RecordsTable({
   onDiscardNew: () => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [widths, setWidths] = useState<Record<string, number>>({});
+  const columnDefs = useMemo<ColumnDef<typeof features, TableRow>[]>(
+    () =>
+      columns.map((c) => ({
+        id: c.field,
+        accessorFn: (row: TableRow) => cellOf(row.record, c.field),
+        size: c.width,
+        minSize: c.minWidth,
+        maxSize: c.maxWidth,
+      })),
+    [columns],
+  );
+  const table = useTable({ features, columns: columnDefs, data: rows, columnResizeMode: "onChange" });
+  const headers = table.getFlatHeaders();
   const [active, setActive] = useState<Cell>({ row: 0, col: 0 });
   const [editing, setEditing] = useState<Cell | null>(null);
   const wantFocus = useRef(false);
@@ -57,7 +80,7 @@ export function RecordsTable({
     overscan: 8,
   });
   const colCount = columns.length + 1;
-  const widthOf = (c: TableColumn) => widths[c.field] ?? c.width;
+  const widthOf = (c: TableColumn) => table.getColumn(c.field)?.getSize() ?? c.width;
   const totalWidth = columns.reduce((sum, c) => sum + widthOf(c), 0) + ACTIONS_WIDTH;
   // The active cell stays within the grid as rows come and go.
   const at: Cell = {
@@ -122,24 +145,6 @@ export function RecordsTable({
     }
   };
 
-  const resize = (column: TableColumn) => (e: React.PointerEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    const startX = e.clientX;
-    const start = widthOf(column);
-    const target = e.currentTarget;
-    target.setPointerCapture(e.pointerId);
-    const move = (ev: PointerEvent) => {
-      const width = Math.min(column.maxWidth, Math.max(column.minWidth, start + ev.clientX - startX));
-      setWidths((w) => ({ ...w, [column.field]: width }));
-    };
-    const up = () => {
-      target.removeEventListener("pointermove", move);
-      target.removeEventListener("pointerup", up);
-    };
-    target.addEventListener("pointermove", move);
-    target.addEventListener("pointerup", up);
-  };
-
   const editingRow = editing ? rows[editing.row] : undefined;
   const editingColumn = editing ? columns[editing.col] : undefined;
   const inDialog =
@@ -182,7 +187,8 @@ export function RecordsTable({
                 </span>
                 <div
                   aria-hidden
-                  onPointerDown={resize(c)}
+                  onMouseDown={headers[i]?.getResizeHandler()}
+                  onTouchStart={headers[i]?.getResizeHandler()}
                   className="absolute top-0 right-0 h-full w-1.5 cursor-col-resize hover:bg-ring"
                 />
               </th>
