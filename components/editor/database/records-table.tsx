@@ -171,7 +171,7 @@ export function RecordsTable({
         <thead className="sticky top-0 z-10 grid" style={{ width: totalWidth }}>
           <tr
             aria-rowindex={1}
-            className="flex bg-muted text-left text-xs text-muted-foreground"
+            className="flex bg-muted text-left text-xs text-foreground"
             style={{ height: TABLE_ROW_HEIGHT }}
           >
             {columns.map((c, i) => (
@@ -267,7 +267,7 @@ export function RecordsTable({
                 >
                   {row.pending ? (
                     <>
-                      <span className="truncate text-xs text-muted-foreground">
+                      <span className="truncate text-xs font-medium text-foreground">
                         {messages.databaseRowPending}
                       </span>
                       <Button
