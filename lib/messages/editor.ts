@@ -215,7 +215,6 @@ export const editorMessages = {
   databaseCellSave: "Save",
   databaseCellCancel: "Cancel",
   databaseRowActions: "Actions",
-  databaseResizeColumn: "Resize {field}",
   databaseExport: "Export CSV",
   // The spec's wording: the CSV export's last column.
   databaseExportIdColumn: "Entity ID",
