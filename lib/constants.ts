@@ -357,6 +357,9 @@ export const TABLE_COLUMN_MAX_WIDTH = 400;
 export const TABLE_MULTISELECT_WIDTH = 200;
 export const TABLE_FIELD_WIDTH = 100;
 export const TABLE_CREATED_AT_WIDTH = 208;
+/** The Database table's rows and the height of its virtual list, in px. */
+export const TABLE_ROW_HEIGHT = 40;
+export const TABLE_VIEW_HEIGHT = 480;
 
 /**
  * The free plan every account starts on (the accounts table's default) and the plan of an app

@@ -201,7 +201,20 @@ export const editorMessages = {
   databaseDeleteRecordText:
     "The record is deleted from the app's data for good. Versions do not bring it back.",
   databaseRecordDeleted: "Record deleted",
-  databaseRecordDeleteFailed: "Failed to delete the record. Please try again.",
+  // The spec's wording: the table's failed writes.
+  databaseRecordDeleteFailed: "Failed to delete row",
+  databaseRowCreateFailed: "Failed to create row",
+  databaseRowUpdateFailed: "Failed to update row",
+  databaseInvalidJson: "Invalid JSON: {error}",
+  databaseAddRow: "Add row",
+  databaseSaveRow: "Save row",
+  databaseDiscardRow: "Discard row",
+  databaseRowPending: "New, not saved",
+  databaseRowCreated: "Row created",
+  databaseEditCell: "Edit {field}",
+  databaseCellSave: "Save",
+  databaseCellCancel: "Cancel",
+  databaseRowActions: "Actions",
   databaseExport: "Export CSV",
   // The spec's wording: the CSV export's last column.
   databaseExportIdColumn: "Entity ID",

@@ -116,7 +116,7 @@ test("the chat builds the task app, the builder publishes it, and end users keep
 
   // The builder sees every row in the Database panel.
   await openDatabase(page);
-  const records = page.getByRole("table", { name: `${messages.databaseRecords}: Task` });
+  const records = page.getByRole("grid", { name: `${messages.databaseRecords}: Task` });
   await expect(records.getByRole("row")).toHaveCount(4);
   for (const title of ["Water the plants", "Pay the rent", "Call the bank"]) {
     await expect(records.getByRole("row").filter({ hasText: title })).toHaveCount(1);

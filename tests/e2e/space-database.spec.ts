@@ -4,9 +4,14 @@ import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { fillTemplate } from "../../lib/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
-import { expectNoA11yViolations, SPACE_PREVIEW_FRAME } from "./support/axe";
+import {
+  expectNoA11yViolations,
+  expectNoA11yViolationsInBothThemes,
+  SPACE_PREVIEW_FRAME,
+} from "./support/axe";
 import { createApp, createBuilder, createEndUser, sql, uniqueEmail } from "./support/db";
-import { logInAsBuilder } from "./support/ui";
+import { seedVersion } from "./support/space";
+import { logInAsBuilder, toast } from "./support/ui";
 
 // The Database panel of a space app: empty, then the entity the chat created
 // (the e2e run's demo assistant adds a Task entity when asked for tasks), its fields and access,
@@ -70,14 +75,15 @@ test("empty, then the chat's entity with its fields and access; a preset goes to
   await expectNoA11yViolations(page, "database panel", undefined, SPACE_PREVIEW_FRAME);
 
   // Its records: newest first, one deleted after a confirm, the rest exported as CSV.
-  const records = details.getByRole("table", { name: `${messages.databaseRecords}: Task` });
+  // The grid's columns: id, creatorId, createdAt (read-only), then title and done.
+  const records = details.getByRole("grid", { name: `${messages.databaseRecords}: Task` });
   await expect(details.getByText(fillTemplate(messages.databaseRecordsCount, { count: 3 }))).toBeVisible();
   await expect(records.getByRole("row")).toHaveCount(4);
-  await expect(records.getByRole("row").nth(1).getByRole("cell").nth(0)).toHaveText(
+  await expect(records.getByRole("row").nth(1).getByRole("gridcell").nth(3)).toHaveText(
     /^(Buy milk|Call the plumber|Book the train)$/,
   );
   const plumber = records.getByRole("row").filter({ hasText: "Call the plumber" });
-  await expect(plumber.getByRole("cell").nth(1)).toHaveText(messages.databaseRequiredYes);
+  await expect(plumber.getByRole("gridcell").nth(4)).toHaveText(messages.databaseRequiredYes);
   await plumber.getByRole("button", { name: messages.databaseDeleteRecord }).click();
   const confirm = page.getByRole("alertdialog", { name: messages.databaseDeleteRecordTitle });
   await confirm.getByRole("button", { name: messages.databaseDeleteRecord }).click();
@@ -273,4 +279,147 @@ test("Users at 375 px: picked from the dropdown below the entities, nothing wide
   await expectNoA11yViolations(page, "users at 375 px (light)", undefined, SPACE_PREVIEW_FRAME);
   await page.screenshot({ path: testInfo.outputPath("users-375-light.png"), fullPage: true });
   await context.close();
+});
+
+// The records grid of an entity with a text, a boolean, a select and a JSON field: each cell kind
+// edited and saved, JSON that does not parse refused, a row added (not when empty), an edit the
+// server refuses put back, the keyboard's moves, axe in both themes, and at 375 px.
+const ITEM_ENTITY = JSON.stringify({
+  name: "Item",
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    done: { type: "boolean" },
+    status: { type: "string", enum: ["todo", "doing", "done"] },
+    meta: { type: "object" },
+  },
+});
+
+const itemData = async (id: string) =>
+  (await sql<{ data: Record<string, unknown> }>("SELECT data FROM entity_records WHERE id = $1", [id]))[0]
+    ?.data;
+
+test("the records grid: each cell kind edited, a row added, keyboard moves; axe light and dark; 375 px", async ({
+  page,
+}) => {
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { type: "space", header: `Items ${tag()}` });
+  await seedVersion(appId, builder.accountId!, { "entities/Item.json": ITEM_ENTITY }, { current: true });
+  const [seeded] = await sql<{ id: string }>(
+    "INSERT INTO entity_records (app_id, entity, creator_id, data) VALUES ($1, 'Item', NULL, $2) RETURNING id",
+    [appId, JSON.stringify({ name: "First", done: false, status: "todo", meta: { a: 1 } })],
+  );
+  const id = seeded!.id;
+  await logInAsBuilder(page, builder);
+  await new SpaceChatPage(page, appId).goto();
+  await openDatabase(page);
+
+  const grid = page.getByRole("grid", { name: `${messages.databaseRecords}: Item` });
+  await expect(grid.getByRole("row")).toHaveCount(2);
+  const cell = (row: number, col: number) => grid.getByRole("row").nth(row).getByRole("gridcell").nth(col);
+  // Columns: id, creatorId, createdAt, name, done, status, meta, actions.
+  await expect(cell(1, 3)).toHaveText("First");
+  await expect(cell(1, 4)).toHaveText(messages.databaseRequiredNo);
+  await expect(cell(1, 5)).toHaveText("todo");
+  await expect(cell(1, 6)).toHaveText('{"a":1}');
+  await expect(cell(1, 2).locator("time")).toHaveText(/\d{1,2}:\d\d (AM|PM)$/);
+
+  // The grid is one tab stop; the arrows move the active cell.
+  await expect(grid.locator('[tabindex="0"]')).toHaveCount(1);
+  await cell(1, 3).click();
+  await expect(cell(1, 3)).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(cell(1, 4)).toBeFocused();
+  await page.keyboard.press("ArrowLeft");
+  await expect(cell(1, 3)).toBeFocused();
+  await expect(grid.locator('[tabindex="0"]')).toHaveCount(1);
+
+  // Text: Enter edits, Escape cancels, Enter saves.
+  await page.keyboard.press("Enter");
+  const nameInput = grid.getByRole("textbox", {
+    name: fillTemplate(messages.databaseEditCell, { field: "name" }),
+  });
+  await nameInput.fill("Nope");
+  await page.keyboard.press("Escape");
+  await expect(cell(1, 3)).toHaveText("First");
+  await expect(cell(1, 3)).toBeFocused();
+  await page.keyboard.press("Enter");
+  await nameInput.fill("Renamed");
+  await page.keyboard.press("Enter");
+  await expect(cell(1, 3)).toHaveText("Renamed");
+  await expect.poll(async () => (await itemData(id))?.name).toBe("Renamed");
+
+  // Boolean: Enter toggles it.
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Enter");
+  await expect(cell(1, 4)).toHaveText(messages.databaseRequiredYes);
+  await expect.poll(async () => (await itemData(id))?.done).toBe(true);
+
+  // Select: a double-click opens its options.
+  await cell(1, 5).dblclick();
+  await grid
+    .getByRole("combobox", { name: fillTemplate(messages.databaseEditCell, { field: "status" }) })
+    .selectOption("doing");
+  await expect(cell(1, 5)).toHaveText("doing");
+  await expect.poll(async () => (await itemData(id))?.status).toBe("doing");
+
+  // JSON: in a dialog; what does not parse is refused with the reason.
+  await cell(1, 6).dblclick();
+  const dialog = page.getByRole("dialog", {
+    name: fillTemplate(messages.databaseEditCell, { field: "meta" }),
+  });
+  await dialog.getByRole("textbox").fill("{bad");
+  await dialog.getByRole("button", { name: messages.databaseCellSave }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(/^Invalid JSON: /);
+  await dialog.getByRole("textbox").fill('{"b":2}');
+  await dialog.getByRole("button", { name: messages.databaseCellSave }).click();
+  await expect(dialog).toBeHidden();
+  await expect(cell(1, 6)).toHaveText('{"b":2}');
+  await expect.poll(async () => (await itemData(id))?.meta).toEqual({ b: 2 });
+
+  // Add a row: pending at the top, refused while empty, confirmed once created.
+  await page.getByRole("button", { name: messages.databaseAddRow }).click();
+  const pending = grid.locator('[data-state="pending"]');
+  await expect(pending).toContainText(messages.databaseRowPending);
+  await pending.getByRole("button", { name: messages.databaseSaveRow }).click();
+  await expect(toast(page, messages.databaseRowEmpty)).toBeVisible();
+  await cell(1, 3).dblclick();
+  await grid
+    .getByRole("textbox", { name: fillTemplate(messages.databaseEditCell, { field: "name" }) })
+    .fill("Second");
+  await page.keyboard.press("Enter");
+  await pending.getByRole("button", { name: messages.databaseSaveRow }).click();
+  await expect(toast(page, messages.databaseRowCreated)).toBeVisible();
+  await expect(pending).toHaveCount(0);
+  await expect(grid.getByRole("row")).toHaveCount(3);
+  await expect(page.getByText(fillTemplate(messages.databaseRecordsCount, { count: 2 }))).toBeVisible();
+  await expect(cell(1, 3)).toHaveText("Second");
+
+  // An edit the server refuses (the row was deleted meanwhile) is put back.
+  await sql("DELETE FROM entity_records WHERE app_id = $1 AND data->>'name' = 'Second'", [appId]);
+  await cell(1, 3).dblclick();
+  await grid
+    .getByRole("textbox", { name: fillTemplate(messages.databaseEditCell, { field: "name" }) })
+    .fill("Gone");
+  await page.keyboard.press("Enter");
+  await expect(toast(page, messages.databaseRowUpdateFailed)).toBeVisible();
+  await expect(cell(1, 3)).toHaveText("Second");
+
+  await expectNoA11yViolationsInBothThemes(page, "database records grid", undefined, SPACE_PREVIEW_FRAME);
+  await page.screenshot({ path: test.info().outputPath("records-grid.png") });
+
+  // At 375 px the grid scrolls sideways inside its box; the page is no wider than the screen.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: test.info().outputPath("records-grid-dark.png") });
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 375, height: 800 });
+  // The panel stays open across the reload.
+  await page.reload();
+  // "Second" was deleted behind the panel's back: only the first row is left.
+  await expect(cell(1, 3)).toHaveText("Renamed");
+  const box = grid.locator("xpath=..");
+  expect(await box.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: test.info().outputPath("records-grid-375.png") });
 });

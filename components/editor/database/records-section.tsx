@@ -1,9 +1,9 @@
 "use client";
 
-import { DownloadIcon, Trash2Icon } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { DownloadIcon, PlusIcon } from "lucide-react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
-import { apiFetch } from "@/components/auth/api-client";
+import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { LoadFailed } from "@/components/ui/load-failed";
@@ -11,8 +11,18 @@ import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import type { EntityView } from "@/lib/space/entities";
 import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-records";
+import { tableColumns } from "@/lib/space/table-columns";
 import { fillTemplate } from "@/lib/text";
-import { formatCell } from "./entity-text";
+import { RecordsTable, type TableRow } from "./records-table";
+
+/** The new row's key until the server gives it its id. */
+const PENDING_ID = "00000000-0000-0000-0000-000000000000";
+
+/** The server's reason, when it is a refusal of the input that says what is wrong (naming the field). */
+function serverReason(e: unknown, field?: string): string | undefined {
+  if (!(e instanceof ApiError) || e.status !== 400) return undefined;
+  return field === undefined || e.message.includes(field) ? e.message : undefined;
+}
 
 type State =
   | { phase: "loading" }
@@ -23,15 +33,17 @@ const base = (appId: string, entity: string) =>
   `/api/apps/${encodeURIComponent(appId)}/entities/${encodeURIComponent(entity)}`;
 
 /**
- * An entity's records, newest first (createdAt descending): a column per field of the
- * schema and when it was created, 50 at a time with Load more, Delete per record after a confirm,
+ * An entity's records, newest first (createdAt descending), in a grid with a typed column per field
+ * of the schema, 50 at a time with Load more; cells edited in place (saved at once, put back if the
+ * server refuses), rows added (a pending row at the top until created), deleted after a confirm,
  * and Export CSV ({entity}_export_{date}.csv).
  */
 export function RecordsSection({ appId, entity }: { appId: string; entity: EntityView }) {
   const [state, setState] = useState<State>({ phase: "loading" });
   const [loadingMore, setLoadingMore] = useState(false);
   const [deleting, setDeleting] = useState<EntityRecordView | null>(null);
-  const columns = entity.fields.filter((f) => !f.builtIn && !f.name.includes(".")).map((f) => f.name);
+  const [pending, setPending] = useState<EntityRecordView | null>(null);
+  const columns = useMemo(() => tableColumns(entity.name, entity.fields), [entity.name, entity.fields]);
 
   const load = useCallback(async () => {
     setState({ phase: "loading" });
@@ -60,6 +72,11 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
     }
   };
 
+  const patchRecord = (id: string, update: (r: EntityRecordView) => EntityRecordView) =>
+    setState((s) =>
+      s.phase === "ready" ? { ...s, records: s.records.map((r) => (r.id === id ? update(r) : r)) } : s,
+    );
+
   const remove = async (record: EntityRecordView) => {
     try {
       await apiFetch(`${base(appId, entity.name)}/records/${record.id}`, { method: "DELETE" });
@@ -74,59 +91,74 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
     }
   };
 
+  // One cell, saved at once and shown before the server answers; put back as it was if refused.
+  const saveCell = async (row: TableRow, field: string, value: unknown) => {
+    if (row.pending) {
+      setPending((p) => (p ? { ...p, data: { ...p.data, [field]: value } } : p));
+      return;
+    }
+    const before = row.record;
+    patchRecord(before.id, (r) => ({ ...r, data: { ...r.data, [field]: value } }));
+    try {
+      const saved = await apiFetch<EntityRecordView>(`${base(appId, entity.name)}/records/${before.id}`, {
+        method: "PATCH",
+        body: { field, value },
+      });
+      patchRecord(before.id, () => saved);
+    } catch (e) {
+      patchRecord(before.id, () => before);
+      toast.error(messages.databaseRowUpdateFailed, { description: serverReason(e, field) });
+    }
+  };
+
+  const saveNew = async () => {
+    if (!pending) return;
+    const data = Object.fromEntries(
+      Object.entries(pending.data).filter(([, v]) => v !== null && v !== undefined && v !== ""),
+    );
+    if (Object.keys(data).length === 0) {
+      toast.error(messages.databaseRowEmpty);
+      return;
+    }
+    try {
+      const created = await apiFetch<EntityRecordView>(`${base(appId, entity.name)}/records`, { body: data });
+      setPending(null);
+      setState((s) =>
+        s.phase === "ready" ? { ...s, records: [created, ...s.records], total: s.total + 1 } : s,
+      );
+      toast.success(messages.databaseRowCreated);
+    } catch (e) {
+      toast.error(messages.databaseRowCreateFailed, { description: serverReason(e) });
+    }
+  };
+
+  const addRow = () =>
+    setPending(
+      (p) => p ?? { id: PENDING_ID, creatorId: null, createdAt: new Date().toISOString(), data: {} },
+    );
+
   let body: React.ReactNode;
   if (state.phase === "loading") body = <LoadingLine text={messages.databaseLoading} />;
   else if (state.phase === "error") {
     body = <LoadFailed text={messages.databaseRecordsLoadFailed} onRetry={() => void load()} />;
-  } else if (state.records.length === 0) {
+  } else if (state.records.length === 0 && !pending) {
     body = <p className="text-sm text-muted-foreground">{messages.databaseRecordsEmpty}</p>;
   } else {
+    const rows: TableRow[] = [
+      ...(pending ? [{ record: pending, pending: true }] : []),
+      ...state.records.map((record) => ({ record, pending: false })),
+    ];
     body = (
       <>
-        <div className="overflow-x-auto rounded-lg border border-border">
-          <table className="w-full text-sm">
-            <caption className="sr-only">{`${messages.databaseRecords}: ${entity.name}`}</caption>
-            <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
-              <tr>
-                {columns.map((c) => (
-                  <th key={c} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                    {c}
-                  </th>
-                ))}
-                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                  {messages.databaseCreatedAt}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">{messages.databaseDeleteRecord}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.records.map((r) => (
-                <tr key={r.id} className="border-t border-border align-top">
-                  {columns.map((c) => (
-                    <td key={c} className="max-w-48 px-3 py-2 break-words">
-                      {formatCell(r.data[c])}
-                    </td>
-                  ))}
-                  <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
-                    <time dateTime={r.createdAt}>{new Date(r.createdAt).toLocaleString()}</time>
-                  </td>
-                  <td className="px-1 py-1">
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      aria-label={messages.databaseDeleteRecord}
-                      onClick={() => setDeleting(r)}
-                    >
-                      <Trash2Icon aria-hidden />
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          label={`${messages.databaseRecords}: ${entity.name}`}
+          columns={columns}
+          rows={rows}
+          onSaveCell={(row, field, value) => void saveCell(row, field, value)}
+          onDelete={(row) => setDeleting(row.record)}
+          onSaveNew={() => void saveNew()}
+          onDiscardNew={() => setPending(null)}
+        />
         {state.nextCursor ? (
           <Button
             variant="outline"
@@ -151,8 +183,20 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
             {fillTemplate(messages.databaseRecordsCount, { count: state.total })}
           </span>
         ) : null}
+        {state.phase === "ready" ? (
+          <Button
+            variant="outline"
+            size="sm"
+            className="ml-auto"
+            onClick={addRow}
+            disabled={pending !== null}
+          >
+            <PlusIcon aria-hidden />
+            {messages.databaseAddRow}
+          </Button>
+        ) : null}
         {state.phase === "ready" && state.total > 0 ? (
-          <Button asChild variant="outline" size="sm" className="ml-auto">
+          <Button asChild variant="outline" size="sm">
             <a href={`${base(appId, entity.name)}/export`} download>
               <DownloadIcon aria-hidden />
               {messages.databaseExport}
