@@ -7,22 +7,14 @@ import {
   ENTITY_NAME,
 } from "@/lib/constants";
 import { messages } from "@/lib/messages";
+import { COLUMN_KINDS, type ColumnKind } from "@/lib/space/table-columns";
 import { isStorableJson, storableString } from "@/lib/storable-text";
 
 // Shapes of the CSV import's mapping step, shared by the route, the wizard and the tests.
 
-/** How a column's values are read: the table's column types. */
-export const CSV_DATA_TYPES = [
-  "image",
-  "datetime",
-  "boolean",
-  "select",
-  "text",
-  "number",
-  "multiselect",
-  "json",
-] as const;
-export type CsvDataType = (typeof CSV_DATA_TYPES)[number];
+/** How a column's values are read: the table's column types (lib/space/table-columns.ts). */
+export const CSV_DATA_TYPES = COLUMN_KINDS;
+export type CsvDataType = ColumnKind;
 
 /**
  * What separates the values of a multiselect cell, as the characters themselves: comma,
