@@ -23,38 +23,19 @@ export type EntityField = z.infer<typeof EntityFieldSchema>;
 export type EntityView = z.infer<typeof EntityAnswer>;
 export type EntityList = z.infer<typeof EntityListAnswer>;
 
-const BUILT_IN: EntityField[] = [
-  {
-    name: "id",
-    type: "string",
-    format: null,
-    enum: null,
-    items: null,
-    itemEnum: null,
-    required: true,
-    builtIn: true,
-  },
-  {
-    name: "creatorId",
-    type: "string",
-    format: null,
-    enum: null,
-    items: null,
-    itemEnum: null,
-    required: true,
-    builtIn: true,
-  },
-  {
-    name: "createdAt",
-    type: "string",
-    format: "date-time",
-    enum: null,
-    items: null,
-    itemEnum: null,
-    required: true,
-    builtIn: true,
-  },
-];
+/** A field every row has, kept by the table itself. */
+const builtIn = (name: string, format: string | null = null): EntityField => ({
+  name,
+  type: "string",
+  format,
+  enum: null,
+  items: null,
+  itemEnum: null,
+  required: true,
+  builtIn: true,
+});
+
+const BUILT_IN: EntityField[] = [builtIn("id"), builtIn("creatorId"), builtIn("createdAt", "date-time")];
 
 // Nested objects are listed to this depth; deeper ones show as "object".
 const MAX_DEPTH = 3;

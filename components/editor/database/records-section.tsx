@@ -13,6 +13,7 @@ import type { EntityView } from "@/lib/space/entities";
 import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-records";
 import { tableColumns } from "@/lib/space/table-columns";
 import { fillTemplate } from "@/lib/text";
+import { LoadMoreButton } from "./load-more-button";
 import { RecordsTable, type TableRow } from "./records-table";
 
 /** The new row's key until the server gives it its id. */
@@ -159,17 +160,7 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
           onSaveNew={() => void saveNew()}
           onDiscardNew={() => setPending(null)}
         />
-        {state.nextCursor ? (
-          <Button
-            variant="outline"
-            size="sm"
-            className="justify-self-start"
-            disabled={loadingMore}
-            onClick={() => void loadMore()}
-          >
-            {messages.databaseLoadMore}
-          </Button>
-        ) : null}
+        {state.nextCursor ? <LoadMoreButton busy={loadingMore} onClick={() => void loadMore()} /> : null}
       </>
     );
   }

@@ -4,7 +4,6 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/auth/api-client";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -12,6 +11,7 @@ import type { AppRole, AppUserPage, AppUserView } from "@/lib/app-data/app-user-
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import { formatCell } from "./entity-text";
+import { LoadMoreButton } from "./load-more-button";
 
 type State = { phase: "loading" } | { phase: "error" } | ({ phase: "ready" } & AppUserPage);
 
@@ -158,17 +158,7 @@ export function UsersSection({ appId }: { appId: string }) {
             </tbody>
           </table>
         </div>
-        {state.nextCursor ? (
-          <Button
-            variant="outline"
-            size="sm"
-            className="justify-self-start"
-            disabled={loadingMore}
-            onClick={() => void loadMore()}
-          >
-            {messages.databaseLoadMore}
-          </Button>
-        ) : null}
+        {state.nextCursor ? <LoadMoreButton busy={loadingMore} onClick={() => void loadMore()} /> : null}
       </>
     );
   }
