@@ -173,7 +173,7 @@ describe("a CSV import", () => {
     });
 
     // A batch already in is refused whole: no record, no progress.
-    expect(await writeImportBatch(first!, 1, [{ title: "again" }], [], 10)).toBe(false);
+    expect(await writeImportBatch(first!, 1, [JSON.stringify({ title: "again" })], [], 10)).toBe(false);
     expect((await recordsOf(app)).length).toBe(n);
   });
 
