@@ -114,6 +114,15 @@ function hasDataRow(text: string): boolean {
   return parsed.data.some((r) => Object.values(r).some((v) => String(v ?? "").trim() !== ""));
 }
 
+/** Refuses a file over the size cap, an empty one, and one without a data row (the spec's words). */
+export function checkCsvText(csv: string): void {
+  if (Buffer.byteLength(csv, "utf8") > CSV_IMPORT_BYTES_MAX) {
+    throw new AppError("PAYLOAD_TOO_LARGE", "csvParseFailed");
+  }
+  if (csv.replace(/^\uFEFF/, "").trim() === "") throw new AppError("BAD_REQUEST", "csvEmpty", "CSV_EMPTY");
+  if (!hasDataRow(csv)) throw new AppError("BAD_REQUEST", "csvNoRows", "CSV_NO_ROWS");
+}
+
 /**
  * Stores an import of `csv` into the entity (404 when the app has no such entity) and answers its
  * id; `queue` sends the job (lib/queue). Empty files and files without a data row are refused.
@@ -127,11 +136,7 @@ export async function startCsvImport(
   queue: (importId: string) => Promise<void>,
 ): Promise<{ importId: string }> {
   await schemaOf(app, entity);
-  if (Buffer.byteLength(csv, "utf8") > CSV_IMPORT_BYTES_MAX) {
-    throw new AppError("PAYLOAD_TOO_LARGE", "csvParseFailed");
-  }
-  if (csv.replace(/^\uFEFF/, "").trim() === "") throw new AppError("BAD_REQUEST", "csvEmpty", "CSV_EMPTY");
-  if (!hasDataRow(csv)) throw new AppError("BAD_REQUEST", "csvNoRows", "CSV_NO_ROWS");
+  checkCsvText(csv);
   const imp = await createEntityImport({ appId: app.id, entity, creatorId: userId, mapping: mappings, csv });
   await queue(imp.id);
   return { importId: imp.id };
