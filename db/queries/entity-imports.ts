@@ -83,9 +83,9 @@ export async function writeImportBatch(
       .returning({ id: entityImports.id });
     if (!claimed) return false;
     if (recordsJson.length > 0) {
-      // The whole batch as one JSON array, one parameter, one statement: as fast for the database
-      // as COPY of the same rows, and nothing to build per row (a multi-row VALUES of 500 rows
-      // cost more to make and send than to store).
+      // The whole batch as one JSON array, one parameter, one statement: nothing to build per row
+      // (a multi-row VALUES of 500 rows, 4 parameters each, cost more to make and send than to
+      // store); on the database's side it measured close to COPY of the same batches.
       await tx.execute(sql`
         insert into entity_records (app_id, entity, creator_id, data)
         select ${imp.appId}, ${imp.entity}, ${imp.creatorId}, r
