@@ -261,7 +261,7 @@ export const spaceMessages = {
   chatActionInsertRecords: "Adding records to {name}",
   chatImportBodyInvalid: 'The import needs a body {"csv": "...", "mapping": [...]}',
   chatImportNoColumn: "No column of the file fills a field of {name}",
-  chatImportRunning: "Importing: {done} of the rows so far",
+  chatImportRunning: "Importing: {done} rows so far",
   chatImportQueued: "Import queued",
   // ---- The Database panel's Users view: the app's end users and their role (our wording) ----
   appUserNotFound: "User not found",
