@@ -34,9 +34,9 @@ import { entitySchemaOf } from "./entity-schema";
 // A CSV file imported into a space app's entity, as a job: the request stores the file and its
 // column mapping and queues the job; the job parses the file in the capped parsing worker, makes
 // each row a record by the mapping, checks it against the entity's schema as the data API does,
-// and writes the valid ones a batch at a time (one multi-row INSERT each, with the import's
-// progress, all or nothing: a retried job skips the batches already in). Rows that fail are
-// counted and kept with their reason.
+// and writes the valid ones a batch at a time (one INSERT each, with the import's progress, all or
+// nothing: a retried job skips the batches already in). Rows that fail are counted and kept with
+// their reason. The chat's import_entities action starts the same import (chat-import.ts).
 
 export const CsvImportMappings = z.array(CsvMapping).min(1).max(1000);
 
