@@ -58,7 +58,11 @@ import { median } from "./stats";
 // entities and the first page of an entity's records, through the route handlers, against bare
 // queries of the same rows.
 //
-// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel (several comma-separated) runs only those
+// Then the CSV import (bench/csv-import.ts): a 100,000-row CSV imported into an entity, upload to
+// every row visible in the panel, against COPY of the same rows into the same table; and the spec's
+// pattern of 10-row bulk creates beside it.
+//
+// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import (several comma-separated) runs only those
 // parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone.
 
 const PORT = 3300;
@@ -74,7 +78,17 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_REQUESTS = 1500;
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
-const PARTS = ["server", "run", "context", "quality", "analytics", "space", "data", "panel"] as const;
+const PARTS = [
+  "server",
+  "run",
+  "context",
+  "quality",
+  "analytics",
+  "space",
+  "data",
+  "panel",
+  "import",
+] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
   .map((p) => p.trim())
@@ -223,6 +237,7 @@ async function main() {
   // As the production server runs: answers are not checked against their schema again.
   if (wants("data")) await benchInChild("bench/app-data.ts", databaseUrl, { NODE_ENV: "production" });
   if (wants("panel")) await benchInChild("bench/space-panel.ts", databaseUrl, { NODE_ENV: "production" });
+  if (wants("import")) await benchInChild("bench/csv-import.ts", databaseUrl, { NODE_ENV: "production" });
 }
 
 const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });

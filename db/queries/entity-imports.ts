@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { db, type Executor } from "../client";
 import { type EntityImport, entityImports, type ImportFailedRow } from "../schema";
-import { insertRuntimeRecords } from "./app-data";
 
 // The CSV imports of space apps' entities (lib/app-data/csv-import.ts).
 
@@ -50,14 +49,14 @@ export async function setEntityImportStatus(
 }
 
 /**
- * Writes batch number `batch` (0-based): its records in one multi-row INSERT and the import's
+ * Writes batch number `batch` (0-based): its records (each one's JSON text) and the import's
  * progress, in one transaction, only if the import has exactly `batch` batches in. Answers false
  * (nothing written) when the batch is already in: a retried job never doubles rows.
  */
 export async function writeImportBatch(
   imp: { id: string; appId: string; entity: string; creatorId: string | null },
   batch: number,
-  records: Record<string, unknown>[],
+  recordsJson: string[],
   failedRows: ImportFailedRow[],
   failedRowsMax: number,
 ): Promise<boolean> {
@@ -66,25 +65,32 @@ export async function writeImportBatch(
       .update(entityImports)
       .set({
         batches: batch + 1,
-        total: sql`${entityImports.total} + ${records.length + failedRows.length}`,
-        imported: sql`${entityImports.imported} + ${records.length}`,
+        total: sql`${entityImports.total} + ${recordsJson.length + failedRows.length}`,
+        imported: sql`${entityImports.imported} + ${recordsJson.length}`,
         failed: sql`${entityImports.failed} + ${failedRows.length}`,
         // Only the first failedRowsMax are kept (the count says how many there were).
-        failedRows: sql`(
+        ...(failedRows.length === 0
+          ? {}
+          : {
+              failedRows: sql`(
           SELECT coalesce(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(
             ${entityImports.failedRows} || ${JSON.stringify(failedRows)}::jsonb
           ) WITH ORDINALITY AS t(e, n) WHERE n <= ${failedRowsMax}
         )`,
+            }),
       })
       .where(and(eq(entityImports.id, imp.id), eq(entityImports.batches, batch)))
       .returning({ id: entityImports.id });
     if (!claimed) return false;
-    await insertRuntimeRecords(
-      imp.appId,
-      imp.entity,
-      records.map((data) => ({ creatorId: imp.creatorId, data })),
-      tx,
-    );
+    if (recordsJson.length > 0) {
+      // The whole batch as one JSON array, one parameter, one statement: nothing to build per row
+      // (a multi-row VALUES of 500 rows, 4 parameters each, cost more to make and send than to
+      // store); on the database's side it measured close to COPY of the same batches.
+      await tx.execute(sql`
+        insert into entity_records (app_id, entity, creator_id, data)
+        select ${imp.appId}, ${imp.entity}, ${imp.creatorId}, r
+        from jsonb_array_elements(${`[${recordsJson.join(",")}]`}::jsonb) as t(r)`);
+    }
     return true;
   });
 }

@@ -16,9 +16,10 @@ import {
   CSV_IMPORT_BATCH_ROWS,
   CSV_IMPORT_BYTES_MAX,
   CSV_IMPORT_FAILED_ROWS_KEPT,
+  CSV_IMPORT_PIECE_BYTES,
   ENTITY_NAME,
 } from "@/lib/constants";
-import { parseCsvStream } from "@/lib/context/parse/run";
+import { parseCsvRows } from "@/lib/context/parse/run";
 import { UnreadableFileError } from "@/lib/context/unreadable";
 import { convertRow, importedColumns } from "@/lib/csv/convert-row";
 import { CsvMapping } from "@/lib/csv/schemas";
@@ -27,15 +28,15 @@ import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import { entityFileOf } from "@/lib/space/entity-records";
 import { fillTemplate } from "@/lib/text";
-import { checkedFields } from "./check-fields";
+import { checkedRecordJson } from "./check-fields";
 import { entitySchemaOf } from "./entity-schema";
 
 // A CSV file imported into a space app's entity, as a job: the request stores the file and its
 // column mapping and queues the job; the job parses the file in the capped parsing worker, makes
 // each row a record by the mapping, checks it against the entity's schema as the data API does,
-// and writes the valid ones a batch at a time (one multi-row INSERT each, with the import's
-// progress, all or nothing: a retried job skips the batches already in). Rows that fail are
-// counted and kept with their reason.
+// and writes the valid ones a batch at a time (one INSERT each, with the import's progress, all or
+// nothing: a retried job skips the batches already in). Rows that fail are counted and kept with
+// their reason. The chat's import_entities action starts the same import (chat-import.ts).
 
 export const CsvImportMappings = z.array(CsvMapping).min(1).max(1000);
 
@@ -113,6 +114,15 @@ function hasDataRow(text: string): boolean {
   return parsed.data.some((r) => Object.values(r).some((v) => String(v ?? "").trim() !== ""));
 }
 
+/** Refuses a file over the size cap, an empty one, and one without a data row (the spec's words). */
+export function checkCsvText(csv: string): void {
+  if (Buffer.byteLength(csv, "utf8") > CSV_IMPORT_BYTES_MAX) {
+    throw new AppError("PAYLOAD_TOO_LARGE", "csvParseFailed");
+  }
+  if (csv.replace(/^\uFEFF/, "").trim() === "") throw new AppError("BAD_REQUEST", "csvEmpty", "CSV_EMPTY");
+  if (!hasDataRow(csv)) throw new AppError("BAD_REQUEST", "csvNoRows", "CSV_NO_ROWS");
+}
+
 /**
  * Stores an import of `csv` into the entity (404 when the app has no such entity) and answers its
  * id; `queue` sends the job (lib/queue). Empty files and files without a data row are refused.
@@ -126,11 +136,7 @@ export async function startCsvImport(
   queue: (importId: string) => Promise<void>,
 ): Promise<{ importId: string }> {
   await schemaOf(app, entity);
-  if (Buffer.byteLength(csv, "utf8") > CSV_IMPORT_BYTES_MAX) {
-    throw new AppError("PAYLOAD_TOO_LARGE", "csvParseFailed");
-  }
-  if (csv.replace(/^\uFEFF/, "").trim() === "") throw new AppError("BAD_REQUEST", "csvEmpty", "CSV_EMPTY");
-  if (!hasDataRow(csv)) throw new AppError("BAD_REQUEST", "csvNoRows", "CSV_NO_ROWS");
+  checkCsvText(csv);
   const imp = await createEntityImport({ appId: app.id, entity, creatorId: userId, mapping: mappings, csv });
   await queue(imp.id);
   return { importId: imp.id };
@@ -167,6 +173,10 @@ export async function readCsvImport(app: App, entity: string, importId: string):
  * The job: reads the stored file again from its first row (a retry too), makes batches of rows and
  * writes each one not yet in. `finalAttempt`: a failure ends the import as failed rather than
  * being thrown for pg-boss to retry.
+ *
+ * Three things run at once, each on a core of its own when there are: the worker parses the next
+ * piece of the file, this thread makes the rows records and checks them, and the database writes
+ * the batch before (one batch under way at most, in order: batch n+1 is claimed after batch n).
  */
 export async function runCsvImportJob(
   job: { importId: string },
@@ -182,24 +192,38 @@ export async function runCsvImportJob(
     await setEntityImportStatus(imp.id, "importing");
     let batch = 0;
     let rowNumber = 0;
-    let records: Record<string, unknown>[] = [];
+    let records: string[] = [];
     let failedRows: ImportFailedRow[] = [];
+    let writing: Promise<unknown> = Promise.resolve();
     const flush = async () => {
+      // The batch before is in first (its failure is thrown here).
+      await writing;
       // Batches already in (an earlier attempt wrote them) are skipped by writeImportBatch.
       if (batch >= imp.batches) {
-        await writeImportBatch(imp, batch, records, failedRows, CSV_IMPORT_FAILED_ROWS_KEPT);
+        writing = writeImportBatch(imp, batch, records, failedRows, CSV_IMPORT_FAILED_ROWS_KEPT);
+        // Awaited by the next flush or at the end; until then its failure must not go unhandled.
+        writing.catch(() => {});
       }
       batch++;
       records = [];
       failedRows = [];
     };
-    await parseCsvStream(Readable.from([Buffer.from(imp.csv, "utf8")]), async ({ data }) => {
-      rowNumber++;
-      const reason = rowProblem(data, columns, schema, records);
-      if (reason) failedRows.push({ row: rowNumber, reason });
-      if (records.length + failedRows.length >= CSV_IMPORT_BATCH_ROWS) await flush();
-    });
-    if (records.length + failedRows.length > 0) await flush();
+    try {
+      await parseCsvRows(filePieces(imp.csv), async (rows) => {
+        for (const data of rows) {
+          rowNumber++;
+          const row = rowRecord(data, columns, schema);
+          if (row.ok) records.push(row.json);
+          else failedRows.push({ row: rowNumber, reason: row.reason });
+          if (records.length + failedRows.length >= CSV_IMPORT_BATCH_ROWS) await flush();
+        }
+      });
+      if (records.length + failedRows.length > 0) await flush();
+      await writing;
+    } finally {
+      // Whatever failed, no batch is still being written when the import is marked.
+      await writing.catch(() => {});
+    }
     await setEntityImportStatus(imp.id, "complete", { dropCsv: true });
   } catch (err) {
     // A file that cannot be parsed, a mapping that is not one, an entity gone: a retry fails again.
@@ -214,21 +238,32 @@ export async function runCsvImportJob(
   }
 }
 
-/** Adds the row's record to `records`, or answers why it fails. */
-function rowProblem(
+/**
+ * The stored file as a stream of pieces: the worker parses one while the rows of the one before
+ * are checked and written, and never holds more than a piece and its rows.
+ */
+function filePieces(csv: string): Readable {
+  const bytes = Buffer.from(csv, "utf8");
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += CSV_IMPORT_PIECE_BYTES)
+    pieces.push(bytes.subarray(at, at + CSV_IMPORT_PIECE_BYTES));
+  return Readable.from(pieces);
+}
+
+/** The row's record as JSON text, checked against the schema, or why it fails. */
+function rowRecord(
   data: Record<string, string>,
   columns: ReturnType<typeof importedColumns>,
   schema: Awaited<ReturnType<typeof schemaOf>>,
-  records: Record<string, unknown>[],
-): string | undefined {
+): { ok: true; json: string } | { ok: false; reason: string } {
   const converted = convertRow(data, columns);
-  if ("problem" in converted) return fillTemplate(messages[converted.problem.key], converted.problem.vars);
-  if (Object.keys(converted.fields).length === 0) return messages.databaseRowEmpty;
+  if ("problem" in converted)
+    return { ok: false, reason: fillTemplate(messages[converted.problem.key], converted.problem.vars) };
+  if (Object.keys(converted.fields).length === 0) return { ok: false, reason: messages.databaseRowEmpty };
   try {
-    records.push(checkedFields(schema, converted.fields));
-    return undefined;
+    return { ok: true, json: checkedRecordJson(schema, converted.fields) };
   } catch (err) {
-    if (err instanceof AppError) return err.message;
+    if (err instanceof AppError) return { ok: false, reason: err.message };
     throw err;
   }
 }

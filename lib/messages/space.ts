@@ -259,6 +259,10 @@ export const spaceMessages = {
   chatActionImportEntities: "Importing data into {name}",
   chatActionRequestSecrets: "Requesting secrets",
   chatActionInsertRecords: "Adding records to {name}",
+  chatImportBodyInvalid: 'The import needs a body {"csv": "...", "mapping": [...]}',
+  chatImportNoColumn: "No column of the file fills a field of {name}",
+  chatImportRunning: "Importing: {done} rows so far",
+  chatImportQueued: "Import queued",
   // ---- The Database panel's Users view: the app's end users and their role (our wording) ----
   appUserNotFound: "User not found",
   databaseUsers: "Users",

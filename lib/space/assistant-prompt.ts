@@ -64,8 +64,14 @@ Add records to an entity the app has or this answer adds (a JSON array of object
 builder sees them in the Database panel):
 <action type="insert_entity_records" name="Task">[{"title":"Buy milk","done":false}]</action>
 
-Propose an import of data (stored for the builder to review):
-<action type="import_entities" name="Task">{"source":"...","mapping":{}}</action>
+Import a CSV file (one the builder pasted, or more rows than insert_entity_records takes) into an entity
+the app has or this answer adds; a job checks each row against the schema and writes the valid ones, and
+the action shows how many went in:
+<action type="import_entities" name="Task">{"csv":"Task name,Done,Tags\\nBuy milk,yes,home;errands\\nCall mum,no,","mapping":[{"csvHeader":"Task name","schemaField":"title"},{"csvHeader":"Done","schemaField":"done"},{"csvHeader":"Tags","schemaField":"tags","splitCharacter":";"}]}</action>
+("csv": the file's whole text as one JSON string, its header row first. "mapping" is optional: the field
+each column fills (schemaField null: the column is ignored), and for a list field the character its values
+are split on (",", ";", "|" or "\\t"); without it each column fills the field of the same name. Values are
+read as the field's type says: numbers, true/false or yes/no, dates as YYYY-MM-DD.)
 
 ## How the app's code reads and writes its data
 

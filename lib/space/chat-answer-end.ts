@@ -4,12 +4,13 @@ import { describeError } from "@/lib/ai/describe-error";
 import { logError } from "@/lib/log";
 import { messages } from "@/lib/messages";
 import type { ActionParser } from "./action-parser";
-import { failAnswer, finishAnswer, saveAnswerProgress } from "./chat";
+import { failAnswer, finishAnswer, saveAnswerActions, saveAnswerProgress } from "./chat";
 import { fileChangeOf } from "./chat-actions";
 import type { AnswerParts } from "./chat-answer-parts";
 import type { AnswerProgress } from "./chat-answer-progress";
 import type { AnswerPrompt } from "./chat-answer-prompt";
-import type { ChatMessageMetadata, ChatStreamPart, ChatUsage } from "./chat-schemas";
+import { type ChatImporter, startAnswerImports } from "./chat-imports";
+import type { ChatMessageMetadata, ChatPart, ChatStreamPart, ChatUsage } from "./chat-schemas";
 import { currentTree } from "./commit";
 import { type RecordBatch, recordsOfAction } from "./entity-records";
 import { entityNameOf } from "./files";
@@ -27,6 +28,8 @@ export type StreamedAnswer = {
   creatorId: string;
   messageId: string;
   discussMode: boolean;
+  /** Starts an import_entities action's import (none: such actions stay stored only). */
+  startImport?: ChatImporter;
   parts: AnswerParts;
   progress: AnswerProgress;
   send: (part: ChatStreamPart) => void;
@@ -93,8 +96,10 @@ export async function endAnswer(
     // A change that cannot apply (a partial edit whose part is not there): nothing is applied.
     return failStreamedAnswer(answer, describeError(err), null, usage, prompt.context);
   }
-  for (const p of stored) {
-    if (p.type === "data-action" && applied.has(p.id))
+  // The imports its actions ask for start now that the version holds any entity the answer adds.
+  const shown = (await startImports(answer, stored)) ?? stored;
+  for (const p of shown) {
+    if (p.type === "data-action" && (p.data.applied || p.data.importProblem))
       answer.send({ type: "data-action", id: p.id, data: p.data });
   }
   const versionId = done.version?.id ?? null;
@@ -159,6 +164,27 @@ async function recordBatches(answer: StreamedAnswer, changes: FileChange[]): Pro
     const rows = names.has(a.name!) ? recordsOfAction(a.data, answer.creatorId) : null;
     return rows ? [{ actionId: a.id, entity: a.name!, records: rows }] : [];
   });
+}
+
+/**
+ * Starts the answer's import_entities actions' imports and stores their outcome on the actions
+ * (null when it has none, or in discuss mode). The answer is already stored: a failure here is
+ * logged, and the actions stay as they were (Not applied).
+ */
+async function startImports(answer: StreamedAnswer, parts: ChatPart[]): Promise<ChatPart[] | null> {
+  if (answer.discussMode || !answer.startImport) return null;
+  try {
+    const started = await startAnswerImports(answer.app, answer.creatorId, parts, answer.startImport);
+    if (!started) return null;
+    await saveAnswerActions(answer.app, answer.messageId, {
+      parts: started,
+      actions: started.flatMap((p) => (p.type === "data-action" ? [p.data] : [])),
+    });
+    return started;
+  } catch (err) {
+    logError("space chat: the answer's imports could not be stored", { messageId: answer.messageId, err });
+    return null;
+  }
 }
 
 /** A version's description: the first sentence or line of the answer's prose. */

@@ -13,6 +13,7 @@ import { endAnswer, failStreamedAnswer, type StreamedAnswer } from "./chat-answe
 import { AnswerParts } from "./chat-answer-parts";
 import { AnswerProgress } from "./chat-answer-progress";
 import { type AnswerPrompt, answerPrompt } from "./chat-answer-prompt";
+import type { ChatImporter } from "./chat-imports";
 import { CHAT_MESSAGE_ID_HEADER, type ChatMessageMetadata, type ChatStreamPart } from "./chat-schemas";
 import { usageRecord } from "./chat-usage";
 
@@ -39,6 +40,8 @@ export type AnswerMeta = {
   removedMessageIds: string[];
   discussMode: boolean;
   continuation: boolean;
+  /** Starts the imports of its import_entities actions. */
+  startImport?: ChatImporter;
 };
 
 export class Answer implements StreamedAnswer {
@@ -64,6 +67,10 @@ export class Answer implements StreamedAnswer {
 
   get creatorId(): string {
     return this.meta.creatorId;
+  }
+
+  get startImport(): ChatImporter | undefined {
+    return this.meta.startImport;
   }
 
   /** Sends a part to the client, while its stream is open. */

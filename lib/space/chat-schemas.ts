@@ -64,6 +64,10 @@ export const ChatAction = z.object({
   isTruncated: z.boolean(),
   /** Its change is in the answer's version. */
   applied: z.boolean(),
+  /** import_entities: the import it started (GET .../entities/{name}/imports/{importId} follows it). */
+  importId: z.string().optional(),
+  /** import_entities: why no import was started (its body, the entity, the file). */
+  importProblem: z.string().optional(),
   /** A 'Let's keep going' answer finishing the action an earlier answer was cut in. */
   resumedFrom: z.object({ messageId: z.string(), actionId: z.string() }).optional(),
 });

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { takeStreamSlot } from "@/lib/realtime/stream-slots";
 import { type NewUserMessage, startExchange } from "./chat";
 import { Answer } from "./chat-answer";
+import type { ChatImporter } from "./chat-imports";
 import type { ChatSendBody } from "./chat-schemas";
 import { assertSpaceApp } from "./commit";
 import { prepareRetry } from "./restore";
@@ -27,9 +28,16 @@ import { prepareRetry } from "./restore";
 // - failed: the model failed, took too long, or an action could not be applied: nothing is applied.
 // This file makes those refusals and starts the answer; the answer itself is chat-answer.ts.
 
-type Ctx = { app: App; session: Session; body: ChatSendBody; signal: AbortSignal };
+type Ctx = {
+  app: App;
+  session: Session;
+  body: ChatSendBody;
+  signal: AbortSignal;
+  /** Starts an import_entities action's CSV import (lib/app-data/chat-import.ts, given by the route). */
+  startImport?: ChatImporter;
+};
 
-export async function streamChat({ app, session, body, signal }: Ctx): Promise<Response> {
+export async function streamChat({ app, session, body, signal, startImport }: Ctx): Promise<Response> {
   assertSpaceApp(app);
   if (!modelEndpoint()) throw new AppError("NOT_CONFIGURED", "aiNotConfigured");
   const accountId = session.account!.accountId;
@@ -71,6 +79,7 @@ export async function streamChat({ app, session, body, signal }: Ctx): Promise<R
       removedMessageIds,
       discussMode,
       continuation: body.continue === true,
+      startImport,
     });
     return answer.respond(signal, slot);
   } catch (err) {

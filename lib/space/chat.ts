@@ -197,6 +197,18 @@ export async function finishAnswer(
 }
 
 /**
+ * Writes a finished answer's parts and actions again, once its import_entities actions started
+ * their imports (after the answer's version, which may add their entity): each keeps its import.
+ */
+export async function saveAnswerActions(
+  app: App,
+  messageId: string,
+  progress: { parts: unknown[]; actions: unknown[] },
+): Promise<void> {
+  await updateChatMessage(app.id, messageId, storable(progress));
+}
+
+/**
  * Fails a streaming answer ("annotation status failed offers retry"): nothing of it is applied. An
  * answer that reached the model keeps the files of its prompt (given here, or saved when it started).
  */

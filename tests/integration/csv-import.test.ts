@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as importRoute from "@/app/api/apps/[appId]/entities/[entity]/imports/[importId]/route";
 import * as importsRoute from "@/app/api/apps/[appId]/entities/[entity]/imports/route";
@@ -7,7 +7,7 @@ import { writeImportBatch } from "@/db/queries/entity-imports";
 import { type App, entityImports, entityRecords } from "@/db/schema";
 import type { CsvImportView } from "@/lib/app-data/csv-import";
 import { runCsvImportJob } from "@/lib/app-data/csv-import";
-import { CSV_IMPORT_BATCH_ROWS } from "@/lib/constants";
+import { CSV_IMPORT_BATCH_ROWS, CSV_IMPORT_PIECE_BYTES } from "@/lib/constants";
 import type { CsvMapping } from "@/lib/csv/schemas";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { messages } from "@/lib/messages";
@@ -173,8 +173,53 @@ describe("a CSV import", () => {
     });
 
     // A batch already in is refused whole: no record, no progress.
-    expect(await writeImportBatch(first!, 1, [{ title: "again" }], [], 10)).toBe(false);
+    expect(await writeImportBatch(first!, 1, [JSON.stringify({ title: "again" })], [], 10)).toBe(false);
     expect((await recordsOf(app)).length).toBe(n);
+  });
+
+  it("of a file of several pieces and batches numbers its rows across them, and resumes after a batch the database refused", async () => {
+    const { b, app } = await taskApp();
+    // Over two pieces of the file and two batches; one row in 1,000 has points that are not a number.
+    const n = CSV_IMPORT_BATCH_ROWS * 2 + 500;
+    const pad = "x".repeat(Math.ceil((CSV_IMPORT_PIECE_BYTES * 2) / n));
+    const lines = Array.from({ length: n }, (_, i) => `T${i + 1},${(i + 1) % 1000 === 0 ? "bad" : i},${pad}`);
+    const csv = ["Title,Points,Notes", ...lines].join("\n");
+    expect(csv.length).toBeGreaterThan(CSV_IMPORT_PIECE_BYTES * 2);
+    const badRows = Array.from({ length: Math.floor(n / 1000) }, (_, k) => (k + 1) * 1000);
+    const importId = importIdOf(await upload(app, b, csv));
+
+    // The database refuses a record of the second batch: the batch before is in whole, this one
+    // not at all, and the job throws for pg-boss to run it again.
+    const poison = `T${CSV_IMPORT_BATCH_ROWS + 10}`;
+    const fn = `refuse_import_${app.id.replaceAll("-", "")}`;
+    await db().execute(
+      sql.raw(`create function ${fn}() returns trigger language plpgsql as $$ begin
+        if new.app_id = '${app.id}' and new.data ->> 'title' = '${poison}' then raise exception 'refused row'; end if;
+        return new; end $$;
+        create trigger ${fn} before insert on entity_records for each row execute function ${fn}();`),
+    );
+    try {
+      await expect(runCsvImportJob({ importId }, { finalAttempt: false })).rejects.toThrow();
+    } finally {
+      await db().execute(sql.raw(`drop trigger ${fn} on entity_records; drop function ${fn}();`));
+    }
+    const inFirst = CSV_IMPORT_BATCH_ROWS - badRows.filter((r) => r <= CSV_IMPORT_BATCH_ROWS).length;
+    expect((await recordsOf(app)).length).toBe(inFirst);
+    expect((await progress(app, b, importId)).json).toMatchObject({
+      status: "importing",
+      total: CSV_IMPORT_BATCH_ROWS,
+      imported: inFirst,
+    });
+
+    // Run again: the first batch is skipped, the rest written once.
+    await runCsvImportJob({ importId }, { finalAttempt: false });
+    const done = await progress(app, b, importId);
+    expect(done.json).toMatchObject({ status: "complete", total: n, imported: n - badRows.length });
+    expect(done.json.failedRows.map((r) => r.row)).toEqual(badRows);
+    expect(done.json.failedRows[0]!.reason).toBe("points: 'bad' is not a valid number");
+    const titles = (await recordsOf(app)).map((r) => r.data.title);
+    expect(new Set(titles).size).toBe(n - badRows.length);
+    expect(titles.length).toBe(n - badRows.length);
   });
 
   it("that fails for good says the spec's message", async () => {

@@ -23,6 +23,7 @@ import { ACTION_TITLES } from "@/lib/space/chat-schemas";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { actionStatus, type ShownAction } from "./conversation";
+import { ImportOutcome } from "./import-outcome";
 import { useCopied } from "./use-copied";
 
 const icons: Record<string, LucideIcon> = {
@@ -57,7 +58,16 @@ const statusText = {
  * as it streams (streaming or incomplete, complete, truncated), and its content on
  * demand, with a copy button.
  */
-export function ActionCard({ action, messageStreaming }: { action: ShownAction; messageStreaming: boolean }) {
+export function ActionCard({
+  action,
+  messageStreaming,
+  appId,
+}: {
+  action: ShownAction;
+  messageStreaming: boolean;
+  /** The app whose imports an import_entities action's card follows. */
+  appId?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [copied, copy] = useCopied();
   const contentId = useId();
@@ -113,6 +123,14 @@ export function ActionCard({ action, messageStreaming }: { action: ShownAction; 
           </Button>
         ) : null}
       </div>
+      {action.importId && action.name && appId ? (
+        <ImportOutcome appId={appId} entity={action.name} importId={action.importId} />
+      ) : null}
+      {action.importProblem ? (
+        <p className="border-t border-border px-2.5 py-1.5 text-xs text-destructive">
+          {action.importProblem}
+        </p>
+      ) : null}
       {hasContent && open ? (
         <div id={contentId} className="relative border-t border-border p-1.5">
           <pre

@@ -45,6 +45,8 @@ export type MessageHandlers = {
 };
 
 export type MessageItemProps = {
+  /** The app (an import_entities action's card follows its import). */
+  appId: string;
   message: ChatMessageView;
   /** The answer being written right now. */
   streaming: boolean;
@@ -144,7 +146,7 @@ function AssistantMessage(props: MessageItemProps) {
               {s.text}
             </p>
           ) : (
-            <ActionCard key={s.key} action={s.action} messageStreaming={streaming} />
+            <ActionCard key={s.key} action={s.action} messageStreaming={streaming} appId={props.appId} />
           ),
         )}
         {a.discussModeMetadata.isDiscussMode && !streaming ? (

@@ -20,6 +20,7 @@ const STICK_TO_BOTTOM_PX = 80;
  * none do.
  */
 export function MessageList({
+  appId,
   items,
   hasMore,
   loadingEarlier,
@@ -34,6 +35,7 @@ export function MessageList({
   scrollTarget,
   handlers,
 }: {
+  appId: string;
   items: ChatMessageView[];
   hasMore: boolean;
   loadingEarlier: boolean;
@@ -144,6 +146,7 @@ export function MessageList({
         {items.map((m, i) => (
           <MessageItem
             key={m.id}
+            appId={appId}
             message={m}
             streaming={m.id === liveAnswerId && annotation(m).status === "streaming"}
             isAdmin={isAdmin}

@@ -141,6 +141,7 @@ export function SpaceChat({
   } else {
     body = (
       <MessageList
+        appId={appId}
         items={chat.messages}
         hasMore={chat.hasMore}
         loadingEarlier={chat.loadingEarlier}

@@ -205,12 +205,38 @@ export async function parseCsvStream(
   body: ReadableStream<Uint8Array> | Readable,
   onRow: (row: CsvRow) => void | Promise<void>,
 ): Promise<number> {
+  return streamCsv(body, true, async (rows) => {
+    for (const row of rows as CsvRow[]) {
+      const pending = onRow(row);
+      if (pending) await pending;
+    }
+  });
+}
+
+/**
+ * The same, each parsed piece's rows at once (a few thousand for pieces of 256 kB), as { header:
+ * value } without their line: one call per piece rather than per row, and half as much to send.
+ */
+export function parseCsvRows(
+  body: ReadableStream<Uint8Array> | Readable,
+  onRows: (rows: Record<string, string>[]) => Promise<void>,
+): Promise<number> {
+  return streamCsv(body, false, (rows) =>
+    onRows((rows as { data: Record<string, string> }[]).map((r) => r.data)),
+  );
+}
+
+async function streamCsv(
+  body: ReadableStream<Uint8Array> | Readable,
+  lines: boolean,
+  onRows: (rows: unknown[]) => Promise<void>,
+): Promise<number> {
   const input = body instanceof Readable ? body : Readable.fromWeb(body as never);
   const pieces = input[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
   const worker = new ParseWorker();
   let count = 0;
   try {
-    worker.post({ op: "csv" });
+    worker.post({ op: "csv", lines });
     for (;;) {
       const m = await worker.next();
       if (m.type === "pull") {
@@ -219,11 +245,9 @@ export async function parseCsvStream(
       } else if (m.type === "rows") {
         // The worker parses the next piece while these rows are stored: one piece ahead at most.
         worker.post({ type: "resume" });
-        for (const row of m.rows as CsvRow[]) {
-          const pending = onRow(row);
-          if (pending) await pending;
-          count++;
-        }
+        const rows = m.rows as unknown[];
+        await onRows(rows);
+        count += rows.length;
       } else if (m.type === "done") {
         return count;
       } else {
@@ -232,7 +256,7 @@ export async function parseCsvStream(
     }
   } finally {
     worker.end();
-    // Stopped early (onRow threw, or the worker failed): the file is not read on.
+    // Stopped early (onRows threw, or the worker failed): the file is not read on.
     input.destroy();
   }
 }

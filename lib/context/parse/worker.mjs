@@ -38,7 +38,7 @@ const PARSERS = {
 };
 
 parentPort.on("message", async (job) => {
-  if (job.op === "csv") return readCsv();
+  if (job.op === "csv") return readCsv(job.lines !== false);
   if (!job.op) return;
   try {
     parentPort.postMessage({ ok: true, value: await PARSERS[job.op](job) });
@@ -47,7 +47,8 @@ parentPort.on("message", async (job) => {
   }
 });
 
-async function readCsv() {
+/** `lines`: whether each row also comes with its "header: value; ..." line (a CSV import needs none). */
+async function readCsv(lines) {
   const Papa = (await import("papaparse")).default;
   let resume;
   const input = new Readable({
@@ -67,7 +68,7 @@ async function readCsv() {
     // A byte order mark is not part of the first column's name.
     transformHeader: (name, i) => (i === 0 ? name.replace(/^\uFEFF/, "") : name),
     chunk: (results) => {
-      const rows = results.data.map(csvRow).filter(Boolean);
+      const rows = results.data.map((record) => csvRow(record, lines)).filter(Boolean);
       if (rows.length === 0) return;
       // The server stores these rows before the next piece is parsed: the worker holds one piece.
       input.pause();
@@ -82,15 +83,23 @@ async function readCsv() {
   });
 }
 
-/** A data row: { header: value }, and the line "header: value; ..." its chunks are cut from. */
-function csvRow(record) {
+/**
+ * A data row: { header: value }, and the line "header: value; ..." its chunks are cut from (when
+ * `lines`; { data } alone otherwise: half as much to send). Undefined when no cell has a value.
+ */
+function csvRow(record, lines) {
   const data = {};
   const parts = [];
+  let filled = false;
   for (const [name, value] of Object.entries(record)) {
     // Cells beyond the header's columns come under "__parsed_extra" as an array.
     const text = Array.isArray(value) ? value.join(", ") : String(value ?? "");
     data[name] = text;
-    if (text.trim()) parts.push(`${name}: ${text}`);
+    if (text.trim()) {
+      filled = true;
+      if (lines) parts.push(`${name}: ${text}`);
+    }
   }
-  return parts.length ? { data, line: parts.join("; ") } : undefined;
+  if (!filled) return undefined;
+  return lines ? { data, line: parts.join("; ") } : { data };
 }

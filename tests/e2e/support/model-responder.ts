@@ -22,6 +22,31 @@ export const CHAT_HELD_WORD = "heldanswer";
 /** A tool run whose input holds this word loses its connection to the model after a few words. */
 export const RUN_CUT_WORD = "cutanswer";
 
+/**
+ * A space chat message holding this word is answered with an entity and an import_entities action of
+ * CHAT_IMPORT_CSV into it (the entity's name follows the word: "chatimport Books3f2a").
+ */
+export const CHAT_IMPORT_WORD = "chatimport";
+/** The file that answer imports: 3 rows, one of which fails the schema (a title over 20 characters). */
+export const CHAT_IMPORT_CSV =
+  "Title,Done,Notes\nRead Dune,yes,x\nReturn the library book on time,no,y\nCall Sam,no,z\n";
+
+function importAnswer(user: string): string {
+  const name = new RegExp(`${CHAT_IMPORT_WORD}\\s+(\\w+)`).exec(user)?.[1] ?? "Imported";
+  const schema = {
+    type: "object",
+    properties: { title: { type: "string", maxLength: 20 }, done: { type: "boolean" } },
+    required: ["title"],
+  };
+  // No mapping: each column fills the field of its name (Notes fills none and is ignored).
+  const body = { csv: CHAT_IMPORT_CSV };
+  return [
+    "Importing your rows.",
+    `<action type="add_entity" name="${name}">${JSON.stringify(schema)}</action>`,
+    `<action type="import_entities" name="${name}">${JSON.stringify(body)}</action>`,
+  ].join("\n");
+}
+
 /** The field name the builder typed, as lib/builder/magic-create.ts puts it in the prompt. */
 function typedName(user: string): string {
   return /Field name:\s*"([^"\n]*)"/.exec(user)?.[1] ?? "";
@@ -48,6 +73,7 @@ export const e2eModelResponder: Responder = async (req): Promise<ChatReply> => {
     const holdAfterChunks = action >= 0 ? words(text.slice(0, action)) + 8 : Math.floor(words(text) / 2);
     return { text, chunkDelayMs: 150, holdAfterChunks };
   }
+  if (user.includes(CHAT_IMPORT_WORD)) return importAnswer(user);
   // Tool runs (lib/runs/prompt.ts): the main input is the user's turn.
   if (user.includes(RUN_SLOW_WORD) || user.includes(RUN_CUT_WORD)) {
     const text = await demoText(req);
