@@ -232,6 +232,7 @@ export const editorMessages = {
   csvImportBadValue: "{field}: '{value}' is not a valid {type}",
   csvImportMappingInvalid: "The column mapping is not valid",
   csvImportNotFound: "Import not found",
+  csvImportTooLarge: "The CSV file is too large (max {size})",
   // The spec's wording: a new row of the table with no field filled in.
   databaseRowEmpty: "Rows with no data cannot be saved",
   databaseChangeAccess: "Change access",
