@@ -7,7 +7,10 @@ import type { EntityField } from "@/lib/space/schemas";
 
 type Field = z.infer<typeof EntityField>;
 
-export function schemaOfFields(fields: readonly Field[]): { type: "object"; properties: Record<string, unknown> } {
+export function schemaOfFields(fields: readonly Field[]): {
+  type: "object";
+  properties: Record<string, unknown>;
+} {
   const properties: Record<string, unknown> = {};
   for (const f of fields) {
     if (f.builtIn || f.name.includes(".")) continue;

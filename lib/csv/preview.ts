@@ -13,7 +13,8 @@ export type CsvPreview =
 /** How much of the file the preview reads: enough for a header and the first rows of any sane file. */
 export const CSV_PREVIEW_BYTES = 1024 * 1024;
 
-const hasValue = (row: Record<string, unknown>) => Object.values(row).some((v) => String(v ?? "").trim() !== "");
+const hasValue = (row: Record<string, unknown>) =>
+  Object.values(row).some((v) => String(v ?? "").trim() !== "");
 
 /**
  * The headers and the first CSV_PREVIEW_ROWS rows with a value of `bytes`, the start of a file

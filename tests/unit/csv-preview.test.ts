@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { previewCsv } from "@/lib/csv/preview";
 import { schemaOfFields } from "@/lib/csv/fields-schema";
 import { mappableFields } from "@/lib/csv/mapping";
+import { previewCsv } from "@/lib/csv/preview";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -17,12 +17,19 @@ describe("the wizard's preview of a CSV file", () => {
   });
 
   it("says the spec's words for an empty file, one without rows, and one it cannot read", () => {
-    for (const t of ["", "  \n\n", "\uFEFF"]) expect(previewCsv(bytes(t), true)).toEqual({ ok: false, problem: "csvEmpty" });
+    for (const t of ["", "  \n\n", "\uFEFF"])
+      expect(previewCsv(bytes(t), true)).toEqual({ ok: false, problem: "csvEmpty" });
     for (const t of ["Title,Done", "Title,Done\n,\n , \n"]) {
       expect(previewCsv(bytes(t), true)).toEqual({ ok: false, problem: "csvNoRows" });
     }
-    expect(previewCsv(new Uint8Array([0x54, 0x0a, 0xff, 0xfe]), true)).toEqual({ ok: false, problem: "csvParseFailed" });
-    expect(previewCsv(bytes('Title\n"never closed\n'), true)).toEqual({ ok: false, problem: "csvParseFailed" });
+    expect(previewCsv(new Uint8Array([0x54, 0x0a, 0xff, 0xfe]), true)).toEqual({
+      ok: false,
+      problem: "csvParseFailed",
+    });
+    expect(previewCsv(bytes('Title\n"never closed\n'), true)).toEqual({
+      ok: false,
+      problem: "csvParseFailed",
+    });
     expect(previewCsv(bytes("Title\u0000\nx"), true)).toEqual({ ok: false, problem: "csvParseFailed" });
   });
 
