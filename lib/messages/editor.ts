@@ -247,6 +247,7 @@ export const editorMessages = {
   csvImportPreview: "Preview of the first {n} rows",
   csvImportColumn: "CSV column",
   csvImportField: "Field",
+  csvImportMappingLegend: "The field each column fills",
   csvImportType: "Type",
   csvImportSplit: "Split on",
   csvImportDontImport: "Don't import",

@@ -136,7 +136,7 @@ export function MappingStep({
         </p>
       )}
 
-      <section className="grid min-w-0 gap-2" aria-labelledby="csv-import-preview">
+      <div className="grid min-w-0 gap-2">
         <h3 id="csv-import-preview" className="text-sm font-medium">
           {fillTemplate(messages.csvImportPreview, { n: previewRows.length })}
         </h3>
@@ -170,10 +170,10 @@ export function MappingStep({
             </tbody>
           </table>
         </section>
-      </section>
+      </div>
 
       <fieldset className="grid min-w-0 gap-2" disabled={suggestion.phase === "loading"}>
-        <legend className="mb-2 text-sm font-medium">{messages.csvImportField}</legend>
+        <legend className="mb-2 text-sm font-medium">{messages.csvImportMappingLegend}</legend>
         <div className="hidden grid-cols-4 gap-2 text-xs text-muted-foreground sm:grid" aria-hidden="true">
           <span>{messages.csvImportColumn}</span>
           <span>{messages.csvImportField}</span>

@@ -87,7 +87,7 @@ export function CompleteStep({
         {view.message ?? messages.csvImportFailed}
       </p>
       {view.failedRows.length > 0 ? (
-        <section className="grid min-w-0 gap-2" aria-labelledby="csv-import-failed-rows">
+        <div className="grid min-w-0 gap-2">
           <div className="flex flex-wrap items-center gap-2">
             <h3 id="csv-import-failed-rows" className="text-sm font-medium">
               {messages.csvImportFailedRows}
@@ -134,7 +134,7 @@ export function CompleteStep({
               </tbody>
             </table>
           </section>
-        </section>
+        </div>
       ) : null}
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="outline" onClick={onAnother}>
