@@ -157,7 +157,12 @@ export const apiRoutes: ApiRoute[] = [
   {
     file: "app/api/apps/[appId]/entities/[entity]/imports/route.ts",
     path: "/api/apps/{appId}/entities/{entity}/imports",
-    docs: {},
+    docs: {
+      POST: {
+        summary:
+          "Import a CSV file into an entity as a job; the body is a form of the column mapping (JSON) and the file; answers importId",
+      },
+    },
     load: () => import("@/app/api/apps/[appId]/entities/[entity]/imports/route"),
   },
   {

@@ -12,14 +12,14 @@ export function progressPercent(loaded: number, total: number): number | null {
 }
 
 /**
- * POSTs a file's bytes to one of our routes and reports the upload's progress in percent.
+ * POSTs a file's bytes (or a form holding it) to one of our routes and reports the upload's progress in percent.
  * XMLHttpRequest rather than fetch, because only it reports upload progress. Resolves with any
  * HTTP answer (the caller decides what a status means); rejects only with an AbortError when
  * `signal` cancels it.
  */
 export function sendWithProgress(
   url: string,
-  body: Blob,
+  body: Blob | FormData,
   opts: { onProgress?: (percent: number) => void; signal?: AbortSignal; contentType?: string } = {},
 ): Promise<XhrAnswer> {
   const { onProgress, signal, contentType } = opts;

@@ -1,4 +1,4 @@
-import { IMAGE_MAX_BYTES } from "@/lib/constants";
+import { CSV_IMPORT_BYTES_MAX, IMAGE_MAX_BYTES } from "@/lib/constants";
 import type { FilledMessage } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
 import { BASE_UPLOAD_BYTES } from "@/lib/plans/capabilities";
@@ -29,12 +29,24 @@ export const BODY_CAPS = {
    * app owner's plan's own cap (lib/context/files.ts), so a lite upload stops at its 10 MB.
    */
   contextFile: CONTEXT_FILE_MAX_BYTES,
+  /**
+   * A CSV import's form: the file (up to CSV_IMPORT_BYTES_MAX, checked again on the file part)
+   * and its column mapping (up to a thousand columns of JSON), with the form's own framing.
+   */
+  csvImport: CSV_IMPORT_BYTES_MAX + 1024 * 1024,
 } as const;
 
 export type BodyCap = keyof typeof BODY_CAPS;
 
 /** The 413's message where the spec words it for a kind of body; the others say payloadTooLarge. */
+/** An import's file over its cap. */
+export const CSV_TOO_LARGE: FilledMessage = {
+  key: "csvImportTooLarge",
+  vars: { size: formatMegabytes(CSV_IMPORT_BYTES_MAX) },
+};
+
 export const BODY_CAP_MESSAGES: Partial<Record<BodyCap, MessageKey | FilledMessage>> = {
   image: "fileTooLarge",
   contextFile: { key: "contextFileTooLarge", vars: { size: formatMegabytes(CONTEXT_FILE_MAX_BYTES) } },
+  csvImport: CSV_TOO_LARGE,
 };

@@ -307,6 +307,20 @@ type Param = {
   [k: string]: unknown;
 };
 
+/** A form's parts: the `file` part is bytes, the others text; all required. */
+function formSchema(parts: Readonly<Record<string, string>>): JsonSchema {
+  return {
+    type: "object",
+    required: Object.keys(parts),
+    properties: Object.fromEntries(
+      Object.entries(parts).map(([name, description]) => [
+        name,
+        name === "file" ? { type: "string", format: "binary", description } : { type: "string", description },
+      ]),
+    ),
+  };
+}
+
 function routeOperation(
   meta: RouteMeta,
   method: string,
@@ -346,7 +360,12 @@ function routeOperation(
         ? `The file's bytes, at most ${cap} bytes`
         : `The body's bytes, read unparsed (e.g. a signed payload), at most ${cap} bytes`,
       content: Object.fromEntries(
-        types.map((type) => [type, { schema: { type: "string", format: "binary", contentMediaType: type } }]),
+        types.map((type) => [
+          type,
+          type === "multipart/form-data" && meta.parts
+            ? { schema: formSchema(meta.parts) }
+            : { schema: { type: "string", format: "binary", contentMediaType: type } },
+        ]),
       ),
     };
   }

@@ -69,6 +69,11 @@ type Options<Q, B, P> = {
   /** The body is a file's bytes of these media types (an upload), read unparsed by the service. */
   upload?: readonly string[];
   /**
+   * The parts of a multipart/form-data upload, by name, each with one line for the API document
+   * (the part named `file` is the file's bytes, the others text); read by the service.
+   */
+  parts?: Readonly<Record<string, string>>;
+  /**
    * Answers of the 3xx class the handler gives, each described for the API document: a redirect
    * (302 to a provider's consent page), 304 when the client's copy is current.
    */
@@ -93,6 +98,7 @@ export type RouteMeta = Pick<
   | "response"
   | "errors"
   | "upload"
+  | "parts"
   | "redirects"
 >;
 export const ROUTE_META = Symbol.for("builder.routeMeta");

@@ -11,7 +11,8 @@ import {
   writeImportBatch,
 } from "@/db/queries/entity-imports";
 import type { App, EntityImport, ImportFailedRow } from "@/db/schema";
-import { readBodyCapped } from "@/lib/api/read-body";
+import { BODY_CAP_MESSAGES, BODY_CAPS, CSV_TOO_LARGE } from "@/lib/api/body-caps";
+import { readFormCapped } from "@/lib/api/read-form";
 import {
   CSV_IMPORT_BATCH_ROWS,
   CSV_IMPORT_BYTES_MAX,
@@ -56,36 +57,52 @@ export type CsvImportView = z.infer<typeof CsvImportAnswer>;
 export const CsvImportStartedAnswer = z.object({ importId: z.string() });
 
 /**
- * POST .../imports?mapping=: the body is the CSV file's bytes (text/csv); the column mapping is
- * the query's `mapping`, a JSON array of { csvHeader, schemaField, dataType, splitCharacter }
- * (as POST /api/csv/generateMapping answers it), kept in the query so the body stays the file.
+ * POST .../imports: a multipart/form-data body of two parts, `mapping` (a JSON array of
+ * { csvHeader, schemaField, dataType, splitCharacter }, as POST /api/csv/generateMapping answers
+ * it) and `file` (the CSV file). A form rather than the query, whose length a wide file's mapping
+ * would pass.
  */
-export const CsvImportQuery = z.object({ mapping: z.string().min(2).max(200_000) });
 export const CsvImportParams = z.object({
   appId: z.uuid(),
   entity: z.string().regex(ENTITY_NAME),
   importId: z.uuid(),
 });
 
-/** The request's file and mapping, read and checked (400 with the spec's words), then stored and queued. */
+/** The parts of the upload form, for the API document. */
+export const CSV_IMPORT_PARTS = {
+  mapping: "The column mapping: a JSON array of { csvHeader, schemaField, dataType, splitCharacter }",
+  file: "The CSV file, its first row the column headers",
+} as const;
+
+/** The request's form: its mapping and file, read and checked (400 with the spec's words), then stored and queued. */
 export async function importCsvUpload(
   app: App,
   userId: string,
   entity: string,
   req: Request,
-  mappingJson: string,
   queue: (importId: string) => Promise<void>,
 ): Promise<{ importId: string }> {
+  const form = await readFormCapped(req, BODY_CAPS.csvImport, BODY_CAP_MESSAGES.csvImport);
+  const mappingJson = form.get("mapping");
   let mappings: CsvMapping[];
   try {
+    if (typeof mappingJson !== "string") throw new Error("no mapping part");
     mappings = CsvImportMappings.parse(JSON.parse(mappingJson));
   } catch {
     throw new AppError("BAD_REQUEST", "csvImportMappingInvalid", "VALIDATION_FAILED");
   }
-  const bytes = await readBodyCapped(req, CSV_IMPORT_BYTES_MAX);
+  const file = form.get("file");
+  // No file part, or an empty one: the spec's empty file.
+  if (file === null || file === "") throw new AppError("BAD_REQUEST", "csvEmpty", "CSV_EMPTY");
+  if (typeof file !== "string" && file.size > CSV_IMPORT_BYTES_MAX) {
+    throw new AppError("PAYLOAD_TOO_LARGE", CSV_TOO_LARGE);
+  }
   let csv: string;
   try {
-    csv = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    csv =
+      typeof file === "string"
+        ? file
+        : new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
   } catch {
     throw new AppError("BAD_REQUEST", "csvParseFailed", "CSV_UNREADABLE");
   }

@@ -31,6 +31,7 @@ import {
   uniqueEmail,
 } from "../support/factories";
 import { GUMROAD_PRODUCTS, gumroadServerEnv, startGumroadServer } from "../support/gumroad-server";
+import { multipartOf } from "../support/http";
 import { PNG } from "../support/images";
 import { type ActorName, createWorld, type World } from "../support/matrix";
 import { notionServerEnv, startNotionServer } from "../support/notion-server";
@@ -110,6 +111,11 @@ async function fromDataApp(w: World, params: Record<string, string> = {}): Promi
   };
 }
 const task = { entity: "Task" };
+/** A form of text parts as the request's bytes. */
+const formBytes = (parts: Record<string, string>) => {
+  const { rawBody, headers } = multipartOf(parts);
+  return { bytes: rawBody, contentType: headers["content-type"] };
+};
 /** The CORS preflight of the app's frame: a sandboxed document, of Origin null. */
 const preflight = (w: World, params: Record<string, string>, method: string): Request => ({
   params: { appId: w.dataApp.id, ...params },
@@ -224,13 +230,12 @@ const CASES: Record<string, Case> = {
   "POST /api/apps/{appId}/entities/{entity}/imports": {
     request: (w) => ({
       params: { ...space(w), entity: "Note" },
-      query: {
+      ...formBytes({
         mapping: JSON.stringify([
           { csvHeader: "text", schemaField: "text", dataType: "text", splitCharacter: null },
         ]),
-      },
-      bytes: "text\nImported from a file\n",
-      contentType: "text/csv",
+        file: "text\nImported from a file\n",
+      }),
     }),
     check: (a) => expect((a.json as { importId: string }).importId).toEqual(expect.any(String)),
   },

@@ -170,7 +170,7 @@ function setAt(root: unknown, path: Path, value: unknown): unknown {
 
 type Case = {
   what: string;
-  spec: RequestSpec & {
+  spec: Omit<RequestSpec, "rawBody"> & {
     rawBody?: string | Uint8Array;
     rawQuery?: string;
     /** another caller's token; null: no credential at all */

@@ -94,6 +94,7 @@ describe("authorization matrix", () => {
       path: spec.path,
       params: spec.params,
       body: spec.body,
+      rawBody: spec.rawBody,
       headers: { ...fromIp(), ...spec.headers },
       token: via === "bearer" ? who?.token : (appToken ?? undefined),
       cookie: via === "cookie" ? who?.cookie : undefined,

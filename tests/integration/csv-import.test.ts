@@ -7,7 +7,7 @@ import { writeImportBatch } from "@/db/queries/entity-imports";
 import { type App, entityImports, entityRecords } from "@/db/schema";
 import type { CsvImportView } from "@/lib/app-data/csv-import";
 import { runCsvImportJob } from "@/lib/app-data/csv-import";
-import { CSV_IMPORT_BATCH_ROWS, CSV_IMPORT_PIECE_BYTES } from "@/lib/constants";
+import { CSV_IMPORT_BATCH_ROWS, CSV_IMPORT_BYTES_MAX, CSV_IMPORT_PIECE_BYTES } from "@/lib/constants";
 import type { CsvMapping } from "@/lib/csv/schemas";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { messages } from "@/lib/messages";
@@ -64,15 +64,34 @@ const MAPPING: CsvMapping[] = [
   col("Notes", null),
 ];
 
-const upload = (app: App, b: Builder, csv: string, mapping: unknown = MAPPING) =>
-  send(importsRoute.POST, {
+/** The upload form as the wizard sends it: the mapping's JSON and the file. */
+function form(csv: string | Uint8Array, mapping: unknown = MAPPING): FormData {
+  const f = new FormData();
+  f.set("mapping", typeof mapping === "string" ? mapping : JSON.stringify(mapping));
+  f.set("file", new Blob([csv as BlobPart], { type: "text/csv" }), "tasks.csv");
+  return f;
+}
+
+/** The form's bytes and their content type (with its boundary), as a browser sends them. */
+async function encoded(body: FormData) {
+  const req = new Request("http://localhost/", { method: "POST", body });
+  return { bytes: new Uint8Array(await req.arrayBuffer()), type: req.headers.get("content-type")! };
+}
+
+const post = async (app: App, b: Builder, body: FormData, entity = "Task") => {
+  const { bytes, type } = await encoded(body);
+  return send(importsRoute.POST, {
     method: "POST",
-    path: `/api/apps/${app.id}/entities/Task/imports?mapping=${encodeURIComponent(JSON.stringify(mapping))}`,
-    params: { appId: app.id, entity: "Task" },
+    path: `/api/apps/${app.id}/entities/${entity}/imports`,
+    params: { appId: app.id, entity },
     token: b.token,
-    body: csv,
-    headers: { "content-type": "text/csv" },
+    body: bytes,
+    headers: { "content-type": type, "content-length": String(bytes.byteLength) },
   });
+};
+
+const upload = (app: App, b: Builder, csv: string, mapping: unknown = MAPPING) =>
+  post(app, b, form(csv, mapping));
 
 const progress = (app: App, b: Builder, importId: string) =>
   call<CsvImportView>(importRoute.GET, {
@@ -255,26 +274,65 @@ describe("a CSV import", () => {
     const { b, app } = await taskApp();
     expect((await upload(app, b, "Title\nOne", "nope")).status).toBe(400);
     expect((await upload(app, b, "Title\nOne", [{ csvHeader: "Title" }])).status).toBe(400);
-    const binary = await send(importsRoute.POST, {
-      method: "POST",
-      path: `/api/apps/${app.id}/entities/Task/imports?mapping=${encodeURIComponent(JSON.stringify(MAPPING))}`,
-      params: { appId: app.id, entity: "Task" },
-      token: b.token,
-      body: new Uint8Array([0x54, 0x0a, 0xff, 0xfe, 0x00]),
-      headers: { "content-type": "text/csv" },
-    });
+    const binary = await post(app, b, form(new Uint8Array([0x54, 0x0a, 0xff, 0xfe, 0x00])));
     expect(binary.status).toBe(400);
     expect(binary.json?.error.message).toBe(messages.csvParseFailed);
-    const other = await send(importsRoute.POST, {
+    const other = await post(app, b, form("Title\nOne"), "Nope");
+    expect(other.status).toBe(404);
+    const missing = await progress(app, b, "00000000-0000-4000-8000-000000000000");
+    expect(missing.status).toBe(404);
+  });
+
+  it("takes a wide file: its mapping rides in the form, and the body may pass the JSON routes' cap", async () => {
+    const { b, app } = await taskApp();
+    // 300 columns: the mapping's JSON alone is far past what a URL holds, the file past 16 KiB.
+    const headers = ["Title", ...Array.from({ length: 299 }, (_, i) => `Extra column number ${i}`)];
+    const mapping = headers.map((h, i) => col(h, i === 0 ? "title" : null));
+    const rows = Array.from({ length: 20 }, (_, r) =>
+      [`Task ${r}`, ...headers.slice(1).map(() => "x")].join(","),
+    );
+    const csv = [headers.join(","), ...rows].join("\n");
+    expect(JSON.stringify(mapping).length).toBeGreaterThan(20_000);
+    const res = await upload(app, b, csv, mapping);
+    expect(res.status).toBe(200);
+    await runDueJobs();
+    const done = await progress(app, b, importIdOf(res));
+    expect(done.json).toMatchObject({ status: "complete", total: 20, imported: 20, failed: 0 });
+  });
+
+  it("refuses a body that is not a form, a form without its file, and one over the cap", async () => {
+    const { b, app } = await taskApp();
+    const raw = await send(importsRoute.POST, {
       method: "POST",
-      path: `/api/apps/${app.id}/entities/Nope/imports?mapping=${encodeURIComponent(JSON.stringify(MAPPING))}`,
-      params: { appId: app.id, entity: "Nope" },
+      path: `/api/apps/${app.id}/entities/Task/imports`,
+      params: { appId: app.id, entity: "Task" },
       token: b.token,
       body: "Title\nOne",
       headers: { "content-type": "text/csv" },
     });
-    expect(other.status).toBe(404);
-    const missing = await progress(app, b, "00000000-0000-4000-8000-000000000000");
-    expect(missing.status).toBe(404);
+    expect(raw.status).toBe(400);
+    const noFile = new FormData();
+    noFile.set("mapping", JSON.stringify(MAPPING));
+    const empty = await post(app, b, noFile);
+    expect(empty.status).toBe(400);
+    expect(empty.json?.error.message).toBe(messages.csvEmpty);
+    const noMapping = new FormData();
+    noMapping.set("file", new Blob(["Title\nOne"]), "tasks.csv");
+    expect((await post(app, b, noMapping)).status).toBe(400);
+    // A declared length past the cap is refused before a byte is read.
+    const big = await send(importsRoute.POST, {
+      method: "POST",
+      path: `/api/apps/${app.id}/entities/Task/imports`,
+      params: { appId: app.id, entity: "Task" },
+      token: b.token,
+      body: "x",
+      headers: {
+        "content-type": "multipart/form-data; boundary=x",
+        "content-length": String(CSV_IMPORT_BYTES_MAX + 2 * 1024 * 1024),
+      },
+    });
+    expect(big.status).toBe(413);
+    expect(big.json?.error.message).toBe("The CSV file is too large (max 50 MB)");
+    expect(await db().select().from(entityImports).where(eq(entityImports.appId, app.id))).toEqual([]);
   });
 });

@@ -41,3 +41,19 @@ export async function call<T = Answer>(handler: Handler, o: CallOptions) {
   const isJson = !type || type.includes("json");
   return { status: res.status, headers: res.headers, json: (text && isJson ? JSON.parse(text) : null) as T };
 }
+
+/** A multipart/form-data body of text parts, as `call` sends it (rawBody and its content type). */
+export function multipartOf(parts: Record<string, string>): {
+  rawBody: string;
+  headers: Record<string, string>;
+} {
+  const boundary = "----form-boundary-7MA4YWxkTrZu0gW";
+  const rawBody = [
+    ...Object.entries(parts).map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    ),
+    `--${boundary}--\r\n`,
+  ].join("");
+  return { rawBody, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}

@@ -16,6 +16,7 @@ import { startSession } from "../../lib/auth/sessions";
 import { messages } from "../../lib/messages";
 import { publish, setEntity, taskSchema } from "./app-data";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
+import { multipartOf } from "./http";
 import { createSpaceApp, page, say, type TurnResult } from "./space";
 
 export const ACTORS = [
@@ -84,6 +85,8 @@ export type RequestSpec = {
   path: string;
   params?: Record<string, string | string[]>;
   body?: unknown;
+  /** A body sent as is (a form's text), with its content type among `headers`. */
+  rawBody?: string;
   headers?: Record<string, string>;
 };
 
@@ -776,12 +779,15 @@ export const rows: Row[] = [
   {
     file: "app/api/apps/[appId]/entities/[entity]/imports/route.ts",
     method: "POST",
-    who: "the app's owner and admins (an empty file: 400, nothing stored); anybody else sees no such app",
+    who: "the app's owner and admins (a form without its file: 400, nothing stored); anybody else sees no such app",
     request: (w) => ({
-      path: `/api/apps/${w.spaceAppA.id}/entities/Note/imports?mapping=${encodeURIComponent(
-        JSON.stringify([{ csvHeader: "text", schemaField: "text", dataType: "text", splitCharacter: null }]),
-      )}`,
+      path: `/api/apps/${w.spaceAppA.id}/entities/Note/imports`,
       params: { appId: w.spaceAppA.id, entity: "Note" },
+      ...multipartOf({
+        mapping: JSON.stringify([
+          { csvHeader: "text", schemaField: "text", dataType: "text", splitCharacter: null },
+        ]),
+      }),
     }),
     expect: ownerOfAppA(400),
     check: (res, actor) => {

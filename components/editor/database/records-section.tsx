@@ -13,6 +13,7 @@ import type { EntityView } from "@/lib/space/entities";
 import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-records";
 import { tableColumns } from "@/lib/space/table-columns";
 import { fillTemplate } from "@/lib/text";
+import { CsvImportButton } from "./import/csv-import";
 import { LoadMoreButton } from "./load-more-button";
 import { RecordsTable, type TableRow } from "./records-table";
 
@@ -194,6 +195,7 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
             </a>
           </Button>
         ) : null}
+        <CsvImportButton key={entity.name} appId={appId} entity={entity} onImported={load} />
       </div>
       {body}
       <ConfirmDialog

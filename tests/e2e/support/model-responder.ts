@@ -5,7 +5,8 @@ import { type ChatReply, type ChatRequest, demoResponder, type Responder } from 
 // The server lives in the e2e script's process and specs run in Playwright's workers, so a spec
 // cannot script it in memory; it scripts it by what the builder types instead. A field name
 // holding one of these words gets that failure from the provider; any other gets the demo
-// model's field. Names are per test, so parallel specs never see each other's scripts.
+// model's field (a CSV column header holding one fails the import's mapping the same way). Names
+// are per test, so parallel specs never see each other's scripts.
 
 /** The provider is down: 503 on every attempt (the SDK retries once), so the app answers 502. */
 export const MODEL_DOWN_WORD = "modeldown";
@@ -61,7 +62,9 @@ async function demoText(req: ChatRequest): Promise<string> {
 export const e2eModelResponder: Responder = async (req): Promise<ChatReply> => {
   const user = [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const typed = typedName(user).toLowerCase();
-  if (typed.includes(MODEL_DOWN_WORD)) {
+  // The CSV import's mapping: a column header holding the word.
+  const csvHeaders = (/^CSV headers: (.*)$/m.exec(user)?.[1] ?? "").toLowerCase();
+  if (typed.includes(MODEL_DOWN_WORD) || csvHeaders.includes(MODEL_DOWN_WORD)) {
     return { status: 503, message: "The model is overloaded.", retryAfterMs: 20 };
   }
   if (typed.includes(MODEL_NO_JSON_WORD)) return "I am not sure what field you mean.";
