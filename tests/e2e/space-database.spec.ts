@@ -480,6 +480,13 @@ test("the records grid: number, date, image, multiselect chips, a select by keyb
   const hint = fillTemplate(messages.databaseMaxLength, { n: 20 });
   await expect(grid.getByText(hint)).toBeVisible();
   await expect(name).toHaveAccessibleDescription(hint);
+  // Not cut off by the grid's scroll box, though the row is its last.
+  const inside = await grid.getByText(hint).evaluate((el) => {
+    const h = el.getBoundingClientRect();
+    const b = el.closest('[role="grid"]')!.parentElement!.getBoundingClientRect();
+    return h.top >= b.top && h.bottom <= b.bottom && h.height > 0;
+  });
+  expect(inside).toBe(true);
   await page.screenshot({ path: testInfo.outputPath("grid-max-length.png") });
   await name.fill("Short name");
   await page.keyboard.press("Enter");

@@ -36,14 +36,18 @@ function localInput(value: unknown): string {
 const inputClass =
   "h-full w-full min-w-0 rounded-sm border border-ring bg-background px-2 text-sm text-foreground outline-none";
 
-/** "{n} characters max" under a text editor whose column sets a most length. */
+/**
+ * "{n} characters max" by a text editor whose column sets a most length: under the dialog's text,
+ * or floating just above the cell's input (above, not below: there is always the header row above
+ * a row inside the grid's scroll box, while below the last row it would be cut off).
+ */
 function MaxLengthHint({ id, max, floating }: { id: string; max: number; floating?: boolean }) {
   return (
     <span
       id={id}
       className={
         floating
-          ? "absolute top-full left-0 z-20 mt-0.5 rounded-sm border border-border bg-popover px-1.5 py-0.5 text-xs whitespace-nowrap text-popover-foreground shadow-sm"
+          ? "absolute bottom-full left-0 z-20 mb-0.5 rounded-sm border border-border bg-popover px-1.5 py-0.5 text-xs whitespace-nowrap text-popover-foreground shadow-sm"
           : "text-xs text-muted-foreground"
       }
     >

@@ -8,6 +8,7 @@ import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { APP_ROLES, type AppRole, type AppUserPage, type AppUserView } from "@/lib/app-data/app-user-schemas";
+import { TABLE_COLUMN_DEFAULT_WIDTH } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import type { EntityField } from "@/lib/space/entities";
 import { type TableColumn, tableColumns } from "@/lib/space/table-columns";
@@ -45,7 +46,12 @@ function userColumns(fields: EntityField[]): TableColumn[] {
     field("fullName", { type: "string or null", required: false }),
     field("createdAt", { format: "date-time", builtIn: true }),
     ...fields,
-  ]).map((c) => ({ ...c, readOnly: true }));
+  ]).map((c) => ({
+    ...c,
+    readOnly: true,
+    // An address is seldom short: the table's own default width rather than a field's.
+    width: c.field === "email" ? TABLE_COLUMN_DEFAULT_WIDTH : c.width,
+  }));
 }
 
 /** An end user as a row of the grid: the built-in fields over the app's own. */
