@@ -480,11 +480,11 @@ test("the records grid: number, date, image, multiselect chips, a select by keyb
   const hint = fillTemplate(messages.databaseMaxLength, { n: 20 });
   await expect(grid.getByText(hint)).toBeVisible();
   await expect(name).toHaveAccessibleDescription(hint);
-  // Not cut off by the grid's scroll box, though the row is its last.
+  // Not cut off by the grid's scroll box, though the row is its last and the cell at its right edge.
   const inside = await grid.getByText(hint).evaluate((el) => {
     const h = el.getBoundingClientRect();
     const b = el.closest('[role="grid"]')!.parentElement!.getBoundingClientRect();
-    return h.top >= b.top && h.bottom <= b.bottom && h.height > 0;
+    return h.top >= b.top && h.bottom <= b.bottom && h.left >= b.left && h.right <= b.right && h.height > 0;
   });
   expect(inside).toBe(true);
   await page.screenshot({ path: testInfo.outputPath("grid-max-length.png") });

@@ -1,12 +1,13 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { useId, useLayoutEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Textarea } from "@/components/ui/textarea";
 import { messages } from "@/lib/messages";
 import type { TableColumn } from "@/lib/space/table-columns";
 import { fillTemplate } from "@/lib/text";
+import { cn } from "@/lib/utils";
 import { ChipPicker } from "./chip-picker";
 import { isLongText } from "./table-cell";
 
@@ -42,12 +43,25 @@ const inputClass =
  * a row inside the grid's scroll box, while below the last row it would be cut off).
  */
 function MaxLengthHint({ id, max, floating }: { id: string; max: number; floating?: boolean }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const [alignRight, setAlignRight] = useState(false);
+  // Floating from the cell's left edge, it may run past the grid's scroll box on the right (the
+  // cell at the box's edge): then it runs leftwards from the cell's right edge instead.
+  useLayoutEffect(() => {
+    const box = ref.current?.closest('[role="grid"]')?.parentElement;
+    if (!floating || !ref.current || !box) return;
+    if (ref.current.getBoundingClientRect().right > box.getBoundingClientRect().right) setAlignRight(true);
+  }, [floating]);
   return (
     <span
+      ref={ref}
       id={id}
       className={
         floating
-          ? "absolute bottom-full left-0 z-20 mb-0.5 rounded-sm border border-border bg-popover px-1.5 py-0.5 text-xs whitespace-nowrap text-popover-foreground shadow-sm"
+          ? cn(
+              "absolute bottom-full z-20 mb-0.5 rounded-sm border border-border bg-popover px-1.5 py-0.5 text-xs whitespace-nowrap text-popover-foreground shadow-sm",
+              alignRight ? "right-0" : "left-0",
+            )
           : "text-xs text-muted-foreground"
       }
     >
