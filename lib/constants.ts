@@ -360,6 +360,13 @@ export const TABLE_CREATED_AT_WIDTH = 208;
 /** The Database table's rows and the height of its virtual list, in px. */
 export const TABLE_ROW_HEIGHT = 40;
 export const TABLE_VIEW_HEIGHT = 480;
+/**
+ * Bulk delete of the Database table's selected rows: this many at a time, with this pause between
+ * one batch and the next (so a long delete leaves room for the app's own traffic and can be
+ * cancelled between batches).
+ */
+export const TABLE_BULK_DELETE_CHUNK = 5;
+export const TABLE_BULK_DELETE_PAUSE_MS = 200;
 
 /**
  * The free plan every account starts on (the accounts table's default) and the plan of an app

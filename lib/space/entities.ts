@@ -31,6 +31,7 @@ const builtIn = (name: string, format: string | null = null): EntityField => ({
   enum: null,
   items: null,
   itemEnum: null,
+  maxLength: null,
   required: true,
   builtIn: true,
 });
@@ -66,6 +67,10 @@ function fieldsOf(schema: Json, prefix: string, depth: number): EntityField[] {
       enum: Array.isArray(prop.enum) ? prop.enum.map((v) => String(v)) : null,
       items: items ? typeOf(items) : null,
       itemEnum: items && Array.isArray(items.enum) ? items.enum.map((v) => String(v)) : null,
+      maxLength:
+        typeof prop.maxLength === "number" && Number.isInteger(prop.maxLength) && prop.maxLength >= 0
+          ? prop.maxLength
+          : null,
       required: required.has(name),
       builtIn: false,
     };

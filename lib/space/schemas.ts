@@ -292,6 +292,8 @@ export const EntityField = z.object({
   items: z.string().nullable(),
   /** The options of an array's items when they are an enum (a multiselect column). */
   itemEnum: z.array(z.string()).nullable(),
+  /** A text's most characters (the schema's maxLength), if it sets one. */
+  maxLength: z.number().int().min(0).nullable().optional(),
   required: z.boolean(),
   /** id, creatorId and createdAt: every row has them. */
   builtIn: z.boolean(),

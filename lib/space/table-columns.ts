@@ -37,6 +37,8 @@ export type TableColumn = {
   required: boolean;
   /** A select's or multiselect's options, in the schema's order; null for the other kinds. */
   options: SelectOption[] | null;
+  /** A text's most characters, from the schema's maxLength; null when it sets none. */
+  maxLength: number | null;
   width: number;
   minWidth: number;
   maxWidth: number;
@@ -124,6 +126,7 @@ export function tableColumns(entity: string, fields: EntityField[]): TableColumn
         readOnly: f.builtIn || READ_ONLY.has(f.name),
         required: f.required,
         options,
+        maxLength: kind === "text" || kind === "image" ? (f.maxLength ?? null) : null,
         width:
           f.name === "createdAt"
             ? TABLE_CREATED_AT_WIDTH

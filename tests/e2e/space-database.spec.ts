@@ -177,12 +177,21 @@ test("Users: the app's end users newest first, one made an admin with the keyboa
   const ben = await createEndUser(appId, { email: uniqueEmail("ben") });
   await openDatabase(page);
   await pickUsers(page);
-  const table = users.getByRole("table", { name: messages.databaseUsers });
+  // The same grid as the entities' records: the row's id in place of creatorId, all read-only.
+  const table = users.getByRole("grid", { name: messages.databaseUsers });
   await expect(table.getByRole("row")).toHaveCount(3);
   await expect(table.getByRole("columnheader").nth(0)).toHaveText("id");
-  await expect(table.getByRole("row").nth(1).getByRole("cell").nth(0)).toHaveText(ben.id);
-  await expect(table.getByRole("row").nth(2).getByRole("cell").nth(0)).toHaveText(ann.id);
-  await expect(table.getByRole("row").nth(2).getByRole("cell").nth(1)).toHaveText(ann.email);
+  await expect(table.getByRole("row").nth(1).getByRole("gridcell").nth(0)).toHaveText(ben.id);
+  await expect(table.getByRole("row").nth(2).getByRole("gridcell").nth(0)).toHaveText(ann.id);
+  await expect(table.getByRole("row").nth(2).getByRole("gridcell").nth(1)).toHaveText(ann.email);
+  await expect(table.getByRole("row").nth(2).getByRole("gridcell").nth(1)).toHaveAttribute(
+    "aria-readonly",
+    "true",
+  );
+  // The grid's keyboard: Enter on the email edits nothing.
+  await table.getByRole("row").nth(2).getByRole("gridcell").nth(1).click();
+  await page.keyboard.press("Enter");
+  await expect(table.getByRole("textbox")).toHaveCount(0);
   await expect(table.getByRole("columnheader")).toHaveText([
     "id",
     "email",
@@ -422,4 +431,254 @@ test("the records grid: each cell kind edited, a row added, keyboard moves; axe 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: test.info().outputPath("records-grid-375.png") });
+});
+
+// An entity with the kinds the first grid test does not edit: a text with a most length, a
+// number, a date and time, an image, a multiselect and a select, each edited and saved.
+const THING_ENTITY = JSON.stringify({
+  name: "Thing",
+  type: "object",
+  properties: {
+    name: { type: "string", maxLength: 20 },
+    count: { type: "integer" },
+    dueAt: { type: "string", format: "date-time" },
+    coverImage: { type: "string" },
+    tags: { type: "array", items: { type: "string", enum: ["home", "work", "urgent"] } },
+    status: { type: "string", enum: ["todo", "doing", "done"] },
+  },
+});
+
+const PIXEL =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+test("the records grid: number, date, image, multiselect chips, a select by keyboard, '{n} characters max'", async ({
+  page,
+}, testInfo) => {
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { type: "space", header: `Things ${tag()}` });
+  await seedVersion(appId, builder.accountId!, { "entities/Thing.json": THING_ENTITY }, { current: true });
+  const [seeded] = await sql<{ id: string }>(
+    "INSERT INTO entity_records (app_id, entity, creator_id, data) VALUES ($1, 'Thing', NULL, $2) RETURNING id",
+    [appId, JSON.stringify({ name: "One", count: 1, tags: ["work"], status: "todo" })],
+  );
+  const id = seeded!.id;
+  await logInAsBuilder(page, builder);
+  await new SpaceChatPage(page, appId).goto();
+  await openDatabase(page);
+
+  const grid = page.getByRole("grid", { name: `${messages.databaseRecords}: Thing` });
+  await expect(grid.getByRole("row")).toHaveCount(2);
+  const cell = (col: number) => grid.getByRole("row").nth(1).getByRole("gridcell").nth(col);
+  const edit = (field: string) => fillTemplate(messages.databaseEditCell, { field });
+  // Columns: id, creatorId, createdAt, name, count, dueAt, coverImage, tags, status, actions.
+  await expect(cell(7)).toHaveText("work");
+
+  // Text with a most length: the input holds no more, and says so.
+  await cell(3).dblclick();
+  const name = grid.getByRole("textbox", { name: edit("name") });
+  await expect(name).toHaveAttribute("maxlength", "20");
+  const hint = fillTemplate(messages.databaseMaxLength, { n: 20 });
+  await expect(grid.getByText(hint)).toBeVisible();
+  await expect(name).toHaveAccessibleDescription(hint);
+  // Not cut off by the grid's scroll box, though the row is its last and the cell at its right edge.
+  const inside = await grid.getByText(hint).evaluate((el) => {
+    const h = el.getBoundingClientRect();
+    const b = el.closest('[role="grid"]')!.parentElement!.getBoundingClientRect();
+    return h.top >= b.top && h.bottom <= b.bottom && h.left >= b.left && h.right <= b.right && h.height > 0;
+  });
+  expect(inside).toBe(true);
+  await page.screenshot({ path: testInfo.outputPath("grid-max-length.png") });
+  await name.fill("Short name");
+  await page.keyboard.press("Enter");
+  await expect(cell(3)).toHaveText("Short name");
+  await expect.poll(async () => (await thingData(id))?.name).toBe("Short name");
+
+  // Number.
+  await cell(4).dblclick();
+  await grid.getByRole("spinbutton", { name: edit("count") }).fill("42");
+  await page.keyboard.press("Enter");
+  await expect(cell(4)).toHaveText("42");
+  await expect.poll(async () => (await thingData(id))?.count).toBe(42);
+
+  // Date and time: shown in the 12-hour format.
+  await cell(5).dblclick();
+  await grid.locator(`input[aria-label="${edit("dueAt")}"]`).fill("2026-03-04T15:30");
+  await page.keyboard.press("Enter");
+  await expect(cell(5)).toHaveText("Mar 4, 2026, 3:30 PM");
+  await expect.poll(async () => typeof (await thingData(id))?.dueAt).toBe("string");
+
+  // Image: a URL, shown as a thumbnail.
+  await cell(6).dblclick();
+  await grid.getByRole("textbox", { name: edit("coverImage") }).fill(PIXEL);
+  await page.keyboard.press("Enter");
+  await expect(cell(6).getByRole("img", { name: "coverImage" })).toBeVisible();
+  await expect.poll(async () => (await thingData(id))?.coverImage).toBe(PIXEL);
+
+  // Multiselect: chips in a picker, toggled with the keyboard and the mouse.
+  await cell(7).dblclick();
+  const dialog = page.getByRole("dialog", { name: edit("tags") });
+  const chips = dialog.getByRole("group", {
+    name: fillTemplate(messages.databaseChipPickerLabel, { field: "tags" }),
+  });
+  await expect(chips.getByRole("button")).toHaveText(["home", "work", "urgent"]);
+  await expect(chips.getByRole("button", { name: "work" })).toHaveAttribute("aria-pressed", "true");
+  await expect(dialog.getByRole("textbox")).toHaveCount(0);
+  await chips.getByRole("button", { name: "home" }).focus();
+  await page.keyboard.press("Space");
+  await expect(chips.getByRole("button", { name: "home" })).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("ArrowRight");
+  await expect(chips.getByRole("button", { name: "work" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(chips.getByRole("button", { name: "work" })).toHaveAttribute("aria-pressed", "false");
+  await chips.getByRole("button", { name: "urgent" }).click();
+  await expectNoA11yViolationsInBothThemes(page, "multiselect chip picker", '[role="dialog"]');
+  await page.screenshot({ path: testInfo.outputPath("grid-chip-picker.png") });
+  await dialog.getByRole("button", { name: messages.databaseCellSave }).click();
+  await expect(dialog).toBeHidden();
+  await expect(cell(7)).toHaveText("homeurgent");
+  await expect.poll(async () => (await thingData(id))?.tags).toEqual(["home", "urgent"]);
+
+  // A select with the keyboard: the arrows move through the options without saving; Escape puts
+  // it back; Enter saves.
+  await cell(8).click();
+  await page.keyboard.press("Enter");
+  const status = grid.getByRole("combobox", { name: edit("status") });
+  await expect(status).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(status).toHaveValue("doing");
+  await expect(status).toBeVisible();
+  await page.keyboard.press("ArrowDown");
+  await expect(status).toHaveValue("done");
+  expect((await thingData(id))?.status).toBe("todo");
+  await page.keyboard.press("Escape");
+  await expect(status).toBeHidden();
+  await expect(cell(8)).toHaveText("todo");
+  await expect(cell(8)).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowDown");
+  await expect(status).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(cell(8)).toHaveText("doing");
+  await expect.poll(async () => (await thingData(id))?.status).toBe("doing");
+
+  await expectNoA11yViolationsInBothThemes(
+    page,
+    "records grid of every kind",
+    undefined,
+    SPACE_PREVIEW_FRAME,
+  );
+  await page.screenshot({ path: testInfo.outputPath("grid-kinds.png") });
+});
+
+const thingData = async (id: string) =>
+  (await sql<{ data: Record<string, unknown> }>("SELECT data FROM entity_records WHERE id = $1", [id]))[0]
+    ?.data;
+
+const countItems = async (appId: string) =>
+  Number(
+    (
+      await sql<{ n: string }>(
+        "SELECT count(*) AS n FROM entity_records WHERE app_id = $1 AND entity = 'Item'",
+        [appId],
+      )
+    )[0]?.n,
+  );
+
+test("bulk delete: ticked rows deleted 5 at a time with a progress bar, Cancel stops it; 'No data to export'; 375 px", async ({
+  page,
+}, testInfo) => {
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { type: "space", header: `Bulk ${tag()}` });
+  await seedVersion(appId, builder.accountId!, { "entities/Item.json": ITEM_ENTITY }, { current: true });
+  await logInAsBuilder(page, builder);
+  await new SpaceChatPage(page, appId).goto();
+  await openDatabase(page);
+  const details = page.getByRole("region", { name: "Item" });
+
+  // No records: Export says so rather than downloading an empty file.
+  await expect(details.getByText(messages.databaseRecordsEmpty)).toBeVisible();
+  let downloads = 0;
+  page.on("download", () => downloads++);
+  await details.getByRole("link", { name: messages.databaseExport }).click();
+  await expect(toast(page, messages.databaseNoDataToExport)).toBeVisible();
+  expect(downloads).toBe(0);
+
+  // 45 records: 9 batches of 5.
+  await sql(
+    "INSERT INTO entity_records (app_id, entity, creator_id, data) SELECT $1, 'Item', NULL, jsonb_build_object('name', 'Row ' || i) FROM generate_series(1, 45) AS i",
+    [appId],
+  );
+  await page.reload();
+  const grid = page.getByRole("grid", { name: `${messages.databaseRecords}: Item` });
+  await expect(details.getByText(fillTemplate(messages.databaseRecordsCount, { count: 45 }))).toBeVisible();
+
+  // One box, then all of them, from the header.
+  const firstBox = grid.getByRole("row").nth(1).getByRole("checkbox");
+  await firstBox.click();
+  await expect(details.getByText(fillTemplate(messages.databaseSelectedCount, { count: 1 }))).toBeVisible();
+  const all = grid.getByRole("checkbox", { name: messages.databaseSelectAll });
+  await expect(all).toHaveAttribute("aria-checked", "mixed");
+  await all.click();
+  await expect(details.getByText(fillTemplate(messages.databaseSelectedCount, { count: 45 }))).toBeVisible();
+  await expectNoA11yViolationsInBothThemes(
+    page,
+    "records grid with rows ticked",
+    undefined,
+    SPACE_PREVIEW_FRAME,
+  );
+  await page.screenshot({ path: testInfo.outputPath("bulk-selected.png") });
+
+  // A confirm first; Cancel there deletes nothing.
+  await details.getByRole("button", { name: messages.databaseDeleteSelected }).click();
+  const confirm = page.getByRole("alertdialog", {
+    name: fillTemplate(messages.databaseDeleteSelectedTitle, { count: 45 }),
+  });
+  await confirm.getByRole("button", { name: messages.databaseCellCancel }).click();
+  expect(await countItems(appId)).toBe(45);
+
+  // Confirmed: the progress bar fills; Cancel stops after the batch in flight.
+  await details.getByRole("button", { name: messages.databaseDeleteSelected }).click();
+  await confirm.getByRole("button", { name: messages.databaseDeleteSelected }).click();
+  const progress = details.getByRole("progressbar", { name: messages.databaseBulkDeleteProgress });
+  await expect(progress).toBeVisible();
+  await expect.poll(async () => Number(await progress.getAttribute("aria-valuenow"))).toBeGreaterThan(0);
+  await page.screenshot({ path: testInfo.outputPath("bulk-progress.png") });
+  await details.getByRole("button", { name: messages.databaseBulkDeleteCancel }).click();
+  await expect(progress).toBeHidden();
+  const left = await countItems(appId);
+  expect(left).toBeGreaterThan(0);
+  expect(left).toBeLessThan(45);
+  expect((45 - left) % 5).toBe(0);
+  await expect(
+    toast(page, fillTemplate(messages.databaseBulkDeleteCancelled, { count: 45 - left })),
+  ).toBeVisible();
+  // The deleted rows left the grid; the rest are still ticked.
+  // (A virtual list: only the rows in view are in the page; the grid says how many there are.)
+  await expect(grid).toHaveAttribute("aria-rowcount", String(left + 1));
+  await expect(details.getByText(fillTemplate(messages.databaseRecordsCount, { count: left }))).toBeVisible();
+  await expect(
+    details.getByText(fillTemplate(messages.databaseSelectedCount, { count: left })),
+  ).toBeVisible();
+
+  // One of them goes behind the panel's back: its delete fails, the others go.
+  await sql(
+    "DELETE FROM entity_records WHERE id = (SELECT id FROM entity_records WHERE app_id = $1 AND entity = 'Item' LIMIT 1)",
+    [appId],
+  );
+  await details.getByRole("button", { name: messages.databaseDeleteSelected }).click();
+  await page
+    .getByRole("alertdialog", { name: fillTemplate(messages.databaseDeleteSelectedTitle, { count: left }) })
+    .getByRole("button", { name: messages.databaseDeleteSelected })
+    .click();
+  await expect(toast(page, messages.databaseRecordDeleteFailed)).toBeVisible();
+  await expect.poll(() => countItems(appId)).toBe(0);
+  await expect(grid).toHaveAttribute("aria-rowcount", "2");
+  await expect(details.getByText(fillTemplate(messages.databaseSelectedCount, { count: 1 }))).toBeVisible();
+
+  // At 375 px the bar and the grid fit; nothing is wider than the screen.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoA11yViolationsInBothThemes(page, "bulk delete at 375 px", undefined, SPACE_PREVIEW_FRAME);
+  await page.screenshot({ path: testInfo.outputPath("bulk-375.png"), fullPage: true });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { editsInDialog } from "@/components/editor/database/cell-editor";
+import { chipChoices, toggleChip } from "@/components/editor/database/chip-picker";
 import { dateTimeText, isLongText } from "@/components/editor/database/table-cell";
 import { tableColumns } from "@/lib/space/table-columns";
 
@@ -27,5 +28,18 @@ describe("table cells", () => {
     expect(editsInDialog(text!, "x".repeat(51))).toBe(true);
     expect(editsInDialog(json!, { a: 1 })).toBe(true);
     expect(editsInDialog(tags!, ["a"])).toBe(true);
+  });
+});
+
+describe("the multiselect chip picker", () => {
+  const options = tags!.options;
+  it("offers the options, then values the list holds that are no longer options", () => {
+    expect(chipChoices(options, ["b", "old", "old"]).map((c) => c.value)).toEqual(["a", "b", "old"]);
+  });
+
+  it("toggles a chip in (in the options' order) and out", () => {
+    const choices = chipChoices(options, []);
+    expect(toggleChip(choices, ["b"], "a")).toEqual(["a", "b"]);
+    expect(toggleChip(choices, ["a", "b"], "a")).toEqual(["b"]);
   });
 });

@@ -116,3 +116,30 @@ describe("a field's kind", () => {
     expect(columnKind({ ...field, name: "v", type: "string or number" })).toBe("json");
   });
 });
+
+describe("a text column's most characters", () => {
+  it("comes from the schema's maxLength, for text only; none when the schema sets none or a bad one", () => {
+    const columns = tableColumns(
+      "Task",
+      fieldsOf({
+        type: "object",
+        properties: {
+          title: { type: "string", maxLength: 80 },
+          notes: { type: "string" },
+          odd: { type: "string", maxLength: "ten" },
+          count: { type: "integer", maxLength: 3 },
+        },
+      }),
+    );
+    const max = Object.fromEntries(columns.map((c) => [c.field, c.maxLength]));
+    expect(max).toEqual({
+      id: null,
+      creatorId: null,
+      createdAt: null,
+      title: 80,
+      notes: null,
+      odd: null,
+      count: null,
+    });
+  });
+});

@@ -13,9 +13,11 @@ import type { EntityView } from "@/lib/space/entities";
 import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-records";
 import { tableColumns } from "@/lib/space/table-columns";
 import { fillTemplate } from "@/lib/text";
+import { BulkDeleteBar } from "./bulk-delete-bar";
 import { CsvImportButton } from "./import/csv-import";
 import { LoadMoreButton } from "./load-more-button";
 import { RecordsTable, type TableRow } from "./records-table";
+import { useBulkDelete } from "./use-bulk-delete";
 
 /** The new row's key until the server gives it its id. */
 const PENDING_ID = "00000000-0000-0000-0000-000000000000";
@@ -78,6 +80,25 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
     setState((s) =>
       s.phase === "ready" ? { ...s, records: s.records.map((r) => (r.id === id ? update(r) : r)) } : s,
     );
+
+  const rows: TableRow[] =
+    state.phase === "ready"
+      ? [
+          ...(pending ? [{ record: pending, pending: true }] : []),
+          ...state.records.map((record) => ({ record, pending: false })),
+        ]
+      : [];
+  const bulk = useBulkDelete({
+    rows,
+    deleteOne: (id) => apiFetch(`${base(appId, entity.name)}/records/${id}`, { method: "DELETE" }),
+    onDeleted: (ids) =>
+      setState((s) =>
+        s.phase === "ready"
+          ? { ...s, records: s.records.filter((r) => !ids.includes(r.id)), total: s.total - ids.length }
+          : s,
+      ),
+  });
+  const [confirmBulk, setConfirmBulk] = useState(false);
 
   const remove = async (record: EntityRecordView) => {
     try {
@@ -146,12 +167,14 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
   } else if (state.records.length === 0 && !pending) {
     body = <p className="text-sm text-muted-foreground">{messages.databaseRecordsEmpty}</p>;
   } else {
-    const rows: TableRow[] = [
-      ...(pending ? [{ record: pending, pending: true }] : []),
-      ...state.records.map((record) => ({ record, pending: false })),
-    ];
     body = (
       <>
+        <BulkDeleteBar
+          count={bulk.selected.size}
+          run={bulk.run}
+          onDelete={() => setConfirmBulk(true)}
+          onCancel={bulk.cancel}
+        />
         <RecordsTable
           label={`${messages.databaseRecords}: ${entity.name}`}
           columns={columns}
@@ -160,6 +183,8 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
           onDelete={(row) => setDeleting(row.record)}
           onSaveNew={() => void saveNew()}
           onDiscardNew={() => setPending(null)}
+          selection={bulk.selection}
+          disabled={bulk.run?.ids}
         />
         {state.nextCursor ? <LoadMoreButton busy={loadingMore} onClick={() => void loadMore()} /> : null}
       </>
@@ -187,9 +212,18 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
             {messages.databaseAddRow}
           </Button>
         ) : null}
-        {state.phase === "ready" && state.total > 0 ? (
+        {state.phase === "ready" ? (
           <Button asChild variant="outline" size="sm">
-            <a href={`${base(appId, entity.name)}/export`} download>
+            <a
+              href={`${base(appId, entity.name)}/export`}
+              download
+              onClick={(e) => {
+                // An empty file helps no one: say so instead.
+                if (state.total > 0) return;
+                e.preventDefault();
+                toast.info(messages.databaseNoDataToExport);
+              }}
+            >
               <DownloadIcon aria-hidden />
               {messages.databaseExport}
             </a>
@@ -208,6 +242,18 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
         onConfirm={() => {
           if (deleting) void remove(deleting);
           setDeleting(null);
+        }}
+      />
+      <ConfirmDialog
+        open={confirmBulk}
+        onOpenChange={setConfirmBulk}
+        title={fillTemplate(messages.databaseDeleteSelectedTitle, { count: bulk.selected.size })}
+        description={messages.databaseDeleteSelectedText}
+        confirmLabel={messages.databaseDeleteSelected}
+        destructive
+        onConfirm={() => {
+          setConfirmBulk(false);
+          void bulk.start();
         }}
       />
     </div>

@@ -11,10 +11,12 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { CheckIcon, Trash2Icon, XIcon } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
 import { TABLE_ROW_HEIGHT, TABLE_VIEW_HEIGHT } from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import type { EntityRecordView } from "@/lib/space/entity-records";
 import type { TableColumn } from "@/lib/space/table-columns";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { DialogEditor, editsInDialog, InlineEditor } from "./cell-editor";
 import { CellValue } from "./table-cell";
@@ -25,6 +27,13 @@ import { CellValue } from "./table-cell";
 // arrows move the active cell, Enter (or a double-click) edits it, Escape cancels.
 
 export type TableRow = { record: EntityRecordView; pending: boolean };
+
+/** The rows ticked for a bulk action: a box per row in the actions column, and one for them all. */
+export type RowSelection = {
+  selected: ReadonlySet<string>;
+  onToggle: (row: TableRow) => void;
+  onToggleAll: () => void;
+};
 
 const ACTIONS_WIDTH = 168;
 
@@ -47,14 +56,23 @@ export function RecordsTable({
   onDelete,
   onSaveNew,
   onDiscardNew,
+  selection,
+  disabled,
+  renderCell,
 }: {
   label: string;
   columns: TableColumn[];
   rows: TableRow[];
   onSaveCell: (row: TableRow, field: string, value: unknown) => void;
-  onDelete: (row: TableRow) => void;
-  onSaveNew: () => void;
-  onDiscardNew: () => void;
+  /** Without it the grid has no actions column (rows are neither deleted nor added). */
+  onDelete?: (row: TableRow) => void;
+  onSaveNew?: () => void;
+  onDiscardNew?: () => void;
+  selection?: RowSelection;
+  /** Rows shown but not editable (being deleted, say). */
+  disabled?: ReadonlySet<string>;
+  /** A cell the caller draws itself (undefined: the typed cell). */
+  renderCell?: (row: TableRow, column: TableColumn) => React.ReactNode | undefined;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const columnDefs = useMemo<ColumnDef<typeof features, TableRow>[]>(
@@ -79,9 +97,12 @@ export function RecordsTable({
     estimateSize: () => TABLE_ROW_HEIGHT,
     overscan: 8,
   });
-  const colCount = columns.length + 1;
+  const hasActions = onDelete !== undefined;
+  const actionsWidth = hasActions ? ACTIONS_WIDTH : 0;
+  const colCount = columns.length + (hasActions ? 1 : 0);
+  const isDisabled = (row: TableRow) => disabled?.has(row.record.id) ?? false;
   const widthOf = (c: TableColumn) => table.getColumn(c.field)?.getSize() ?? c.width;
-  const totalWidth = columns.reduce((sum, c) => sum + widthOf(c), 0) + ACTIONS_WIDTH;
+  const totalWidth = columns.reduce((sum, c) => sum + widthOf(c), 0) + actionsWidth;
   // The active cell stays within the grid as rows come and go.
   const at: Cell = {
     row: Math.min(active.row, Math.max(rows.length - 1, 0)),
@@ -105,14 +126,24 @@ export function RecordsTable({
 
   const startEdit = (cell: Cell) => {
     const row = rows[cell.row];
-    if (!row) return;
+    if (!row || isDisabled(row)) return;
     if (cell.col === columns.length) {
-      if (row.pending) onSaveNew();
-      else onDelete(row);
+      if (row.pending) onSaveNew?.();
+      else onDelete?.(row);
       return;
     }
     const column = columns[cell.col]!;
-    if (column.readOnly) return;
+    if (column.readOnly) {
+      // A cell with a control of its own (the User entity's role): Enter reaches the control.
+      if (renderCell?.(row, column) !== undefined) {
+        scrollRef.current
+          ?.querySelector<HTMLElement>(
+            `[data-cell="${cell.row}:${cell.col}"] button, [data-cell="${cell.row}:${cell.col}"] input`,
+          )
+          ?.focus();
+      }
+      return;
+    }
     if (column.kind === "boolean") {
       onSaveCell(row, column.field, cellOf(row.record, column.field) !== true);
       return;
@@ -126,7 +157,16 @@ export function RecordsTable({
   };
 
   const onKeyDown = (e: React.KeyboardEvent) => {
-    if (editing) return;
+    // Keys an editor or a cell's own control took, and those of a list it opened (in a portal,
+    // outside the grid's element, though React passes them up through it), are not the grid's.
+    if (editing || e.isDefaultPrevented() || !e.currentTarget.contains(e.target as Node)) return;
+    // On a control in a cell (a button, a box), the arrows still move; Enter and Space are its own.
+    const inControl = (e.target as HTMLElement).closest("[data-cell]") !== e.target;
+    if (inControl && e.key === "Escape") {
+      e.preventDefault();
+      focusCell(at);
+      return;
+    }
     const moves: Record<string, Cell> = {
       ArrowUp: { row: Math.max(at.row - 1, 0), col: at.col },
       ArrowDown: { row: Math.min(at.row + 1, rows.length - 1), col: at.col },
@@ -139,11 +179,23 @@ export function RecordsTable({
     if (next) {
       e.preventDefault();
       focusCell(next);
+    } else if (inControl) {
+      return;
     } else if (e.key === "Enter" || e.key === "F2") {
       e.preventDefault();
       startEdit(at);
+    } else if (e.key === " " && selection && at.col === columns.length) {
+      // Space ticks the row's box, as it would the box itself.
+      e.preventDefault();
+      const row = rows[at.row];
+      if (row && !row.pending) selection.onToggle(row);
     }
   };
+
+  const selectable = rows.filter((r) => !r.pending);
+  const ticked = selection ? selectable.filter((r) => selection.selected.has(r.record.id)).length : 0;
+  const allChecked =
+    ticked > 0 && ticked === selectable.length ? true : ticked > 0 ? ("indeterminate" as const) : false;
 
   const editingRow = editing ? rows[editing.row] : undefined;
   const editingColumn = editing ? columns[editing.col] : undefined;
@@ -164,6 +216,7 @@ export function RecordsTable({
         aria-label={label}
         aria-rowcount={rows.length + 1}
         aria-colcount={colCount}
+        aria-multiselectable={selection ? true : undefined}
         onKeyDown={onKeyDown}
         className="grid"
         style={{ width: totalWidth }}
@@ -193,14 +246,24 @@ export function RecordsTable({
                 />
               </th>
             ))}
-            <th
-              scope="col"
-              aria-colindex={colCount}
-              className="flex shrink-0 items-center px-2"
-              style={{ width: ACTIONS_WIDTH }}
-            >
-              <span className="sr-only">{messages.databaseRowActions}</span>
-            </th>
+            {hasActions ? (
+              <th
+                scope="col"
+                aria-colindex={colCount}
+                className="flex shrink-0 items-center gap-2 px-2"
+                style={{ width: ACTIONS_WIDTH }}
+              >
+                {selection ? (
+                  <Checkbox
+                    aria-label={messages.databaseSelectAll}
+                    checked={allChecked}
+                    disabled={selectable.length === 0}
+                    onCheckedChange={selection.onToggleAll}
+                  />
+                ) : null}
+                <span className="sr-only">{messages.databaseRowActions}</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody className="relative grid" style={{ height: virtualizer.getTotalSize(), width: totalWidth }}>
@@ -214,12 +277,20 @@ export function RecordsTable({
               onFocus: () => setActive({ row: r, col }),
               onDoubleClick: () => startEdit({ row: r, col }),
             });
+            const rowDisabled = isDisabled(row);
             return (
               <tr
                 key={row.record.id}
                 aria-rowindex={r + 2}
+                aria-disabled={rowDisabled || undefined}
+                aria-selected={selection && !row.pending ? selection.selected.has(row.record.id) : undefined}
                 data-state={row.pending ? "pending" : undefined}
-                className={cn("absolute left-0 flex border-t border-border", row.pending && "bg-accent/40")}
+                className={cn(
+                  "absolute left-0 flex border-t border-border",
+                  row.pending && "bg-accent/40",
+                  rowDisabled && "opacity-60",
+                  editing?.row === r && "z-20",
+                )}
                 style={{
                   height: TABLE_ROW_HEIGHT,
                   transform: `translateY(${item.start}px)`,
@@ -238,7 +309,7 @@ export function RecordsTable({
                       className={cn(
                         "flex shrink-0 items-center overflow-hidden px-2 whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset",
                         c.readOnly && "text-muted-foreground",
-                        isEditing && "px-0.5 py-0.5",
+                        isEditing && "relative overflow-visible px-0.5 py-0.5",
                       )}
                       style={{ width: widthOf(c) }}
                     >
@@ -253,54 +324,69 @@ export function RecordsTable({
                           }}
                         />
                       ) : (
-                        <span className="min-w-0 truncate">
-                          {row.pending && c.readOnly ? null : <CellValue column={c} value={value} />}
-                        </span>
+                        (renderCell?.(row, c) ?? (
+                          <span className="min-w-0 truncate">
+                            {row.pending && c.readOnly ? null : <CellValue column={c} value={value} />}
+                          </span>
+                        ))
                       )}
                     </td>
                   );
                 })}
-                <td
-                  {...cellProps(columns.length)}
-                  className="flex shrink-0 items-center gap-1 px-1 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
-                  style={{ width: ACTIONS_WIDTH }}
-                >
-                  {row.pending ? (
-                    <>
-                      <span className="truncate text-xs font-medium text-foreground">
-                        {messages.databaseRowPending}
-                      </span>
+                {hasActions ? (
+                  <td
+                    {...cellProps(columns.length)}
+                    className="flex shrink-0 items-center gap-1 px-1 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
+                    style={{ width: ACTIONS_WIDTH }}
+                  >
+                    {selection && !row.pending ? (
+                      <Checkbox
+                        className="mx-1"
+                        tabIndex={-1}
+                        aria-label={fillTemplate(messages.databaseSelectRow, { id: row.record.id })}
+                        checked={selection.selected.has(row.record.id)}
+                        disabled={rowDisabled}
+                        onCheckedChange={() => selection.onToggle(row)}
+                      />
+                    ) : null}
+                    {row.pending ? (
+                      <>
+                        <span className="truncate text-xs font-medium text-foreground">
+                          {messages.databaseRowPending}
+                        </span>
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          tabIndex={-1}
+                          aria-label={messages.databaseSaveRow}
+                          onClick={onSaveNew}
+                        >
+                          <CheckIcon aria-hidden />
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          tabIndex={-1}
+                          aria-label={messages.databaseDiscardRow}
+                          onClick={onDiscardNew}
+                        >
+                          <XIcon aria-hidden />
+                        </Button>
+                      </>
+                    ) : (
                       <Button
                         variant="ghost"
                         size="icon"
                         tabIndex={-1}
-                        aria-label={messages.databaseSaveRow}
-                        onClick={onSaveNew}
+                        aria-label={messages.databaseDeleteRecord}
+                        disabled={rowDisabled}
+                        onClick={() => onDelete?.(row)}
                       >
-                        <CheckIcon aria-hidden />
+                        <Trash2Icon aria-hidden />
                       </Button>
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        tabIndex={-1}
-                        aria-label={messages.databaseDiscardRow}
-                        onClick={onDiscardNew}
-                      >
-                        <XIcon aria-hidden />
-                      </Button>
-                    </>
-                  ) : (
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      tabIndex={-1}
-                      aria-label={messages.databaseDeleteRecord}
-                      onClick={() => onDelete(row)}
-                    >
-                      <Trash2Icon aria-hidden />
-                    </Button>
-                  )}
-                </td>
+                    )}
+                  </td>
+                ) : null}
               </tr>
             );
           })}

@@ -7,24 +7,92 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import type { AppRole, AppUserPage, AppUserView } from "@/lib/app-data/app-user-schemas";
+import { APP_ROLES, type AppRole, type AppUserPage, type AppUserView } from "@/lib/app-data/app-user-schemas";
+import { TABLE_COLUMN_DEFAULT_WIDTH } from "@/lib/constants";
 import { messages } from "@/lib/messages";
+import type { EntityField } from "@/lib/space/entities";
+import { type TableColumn, tableColumns } from "@/lib/space/table-columns";
 import { fillTemplate } from "@/lib/text";
-import { formatCell } from "./entity-text";
 import { LoadMoreButton } from "./load-more-button";
+import { RecordsTable, type TableRow } from "./records-table";
 
 type State = { phase: "loading" } | { phase: "error" } | ({ phase: "ready" } & AppUserPage);
 
 const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/users`;
 
-/**
- * The User entity's own fields, shown first: the row's id stands where other entities show
- * creatorId. The role comes early, so that it shows in the editor's narrow column.
- */
-const BUILT_IN_COLUMNS = ["id", "email", "role", "fullName"] as const;
+const field = (name: string, extra: Partial<EntityField> = {}): EntityField => ({
+  name,
+  type: "string",
+  format: null,
+  enum: null,
+  items: null,
+  itemEnum: null,
+  maxLength: null,
+  required: true,
+  builtIn: false,
+  ...extra,
+});
 
 /**
- * The app's end users (the rows of its User entity), newest first, 50 at a time with Load more:
+ * The User entity's columns: its own fields first, the row's id where other entities show
+ * creatorId, the role early (so that it shows in the editor's narrow column), then the fields the
+ * app's User entity adds. All read-only here.
+ */
+function userColumns(fields: EntityField[]): TableColumn[] {
+  return tableColumns("User", [
+    field("id", { builtIn: true }),
+    field("email"),
+    field("role", { enum: [...APP_ROLES] }),
+    field("fullName", { type: "string or null", required: false }),
+    field("createdAt", { format: "date-time", builtIn: true }),
+    ...fields,
+  ]).map((c) => ({
+    ...c,
+    readOnly: true,
+    // An address is seldom short: the table's own default width rather than a field's.
+    width: c.field === "email" ? TABLE_COLUMN_DEFAULT_WIDTH : c.width,
+  }));
+}
+
+/** An end user as a row of the grid: the built-in fields over the app's own. */
+const userRow = (u: AppUserView): TableRow => ({
+  record: {
+    id: u.id,
+    creatorId: null,
+    createdAt: u.createdAt,
+    data: { ...u.data, email: u.email, role: u.role, fullName: u.fullName },
+  },
+  pending: false,
+});
+
+/** An end user's role: choosing the other one asks for a confirm (the caller's dialog). */
+function RoleSelect({
+  user,
+  onChoose,
+}: {
+  user: AppUserView;
+  onChoose: (u: AppUserView, r: AppRole) => void;
+}) {
+  return (
+    <Select value={user.role} onValueChange={(role) => onChoose(user, role as AppRole)}>
+      <SelectTrigger
+        tabIndex={-1}
+        className="h-8 w-full px-2"
+        aria-label={fillTemplate(messages.databaseUserRoleOf, { email: user.email })}
+      >
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent>
+        <SelectItem value="user">{messages.databaseRoleUser}</SelectItem>
+        <SelectItem value="admin">{messages.databaseRoleAdmin}</SelectItem>
+      </SelectContent>
+    </Select>
+  );
+}
+
+/**
+ * The app's end users (the rows of its User entity) in the Database grid, newest first, 50 at a
+ * time with Load more:
  * their id, address, name and role, when they signed up, then the extra fields the app's User
  * entity declares. The builder makes one an admin of the app, or a user again, after a confirm.
  */
@@ -78,6 +146,13 @@ export function UsersSection({ appId }: { appId: string }) {
     }
   };
 
+  const chooseRole = (user: AppUserView, role: AppRole) => {
+    setPending({ user, role });
+    // After the key event that chose the role: opened within it, the dialog takes focus before
+    // the Enter's keypress, which then presses its Cancel.
+    window.setTimeout(() => setConfirming(true));
+  };
+
   let body: React.ReactNode;
   if (state.phase === "loading") body = <LoadingLine text={messages.databaseLoading} />;
   else if (state.phase === "error") {
@@ -89,75 +164,28 @@ export function UsersSection({ appId }: { appId: string }) {
       </p>
     );
   } else {
-    const extra = state.fields.map((f) => f.name);
     body = (
       <>
-        <div className="overflow-x-auto rounded-lg border border-border">
-          <table className="w-full text-sm">
-            <caption className="sr-only">{messages.databaseUsers}</caption>
-            <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
-              <tr>
-                {BUILT_IN_COLUMNS.map((c) => (
-                  <th key={c} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                    {c}
-                  </th>
-                ))}
-                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                  {messages.databaseCreatedAt}
-                </th>
-                {extra.map((c) => (
-                  <th key={c} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {state.users.map((u) => (
-                <tr key={u.id} className="border-t border-border align-top">
-                  <td className="px-3 py-2">
-                    {/* Cut short on screen (the whole id on hover); read out whole. */}
-                    <code title={u.id} className="block max-w-20 truncate font-mono text-xs leading-5">
-                      {u.id}
-                    </code>
-                  </td>
-                  <td className="min-w-36 max-w-56 px-3 py-2 break-all">{u.email}</td>
-                  <td className="px-2 py-1">
-                    <Select
-                      value={u.role}
-                      onValueChange={(role) => {
-                        setPending({ user: u, role: role as AppRole });
-                        // After the key event that chose the role: opened within it, the dialog
-                        // takes focus before the Enter's keypress, which then presses its Cancel.
-                        window.setTimeout(() => setConfirming(true));
-                      }}
-                    >
-                      <SelectTrigger
-                        className="h-8 w-24"
-                        aria-label={fillTemplate(messages.databaseUserRoleOf, { email: u.email })}
-                      >
-                        <SelectValue />
-                      </SelectTrigger>
-                      <SelectContent>
-                        <SelectItem value="user">{messages.databaseRoleUser}</SelectItem>
-                        <SelectItem value="admin">{messages.databaseRoleAdmin}</SelectItem>
-                      </SelectContent>
-                    </Select>
-                  </td>
-                  <td className="max-w-48 px-3 py-2 break-words">{formatCell(u.fullName)}</td>
-                  <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
-                    <time dateTime={u.createdAt}>{new Date(u.createdAt).toLocaleString()}</time>
-                  </td>
-                  {extra.map((c) => (
-                    <td key={c} className="max-w-48 px-3 py-2 break-words">
-                      {formatCell(u.data[c])}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          label={messages.databaseUsers}
+          columns={userColumns(state.fields)}
+          rows={state.users.map(userRow)}
+          // Every cell is read-only: the role changes through its own control, after a confirm.
+          onSaveCell={() => {}}
+          renderCell={(row, column) => {
+            if (column.field === "id") {
+              // Cut short on screen (the whole id on hover); read out whole.
+              return (
+                <code title={row.record.id} className="min-w-0 truncate font-mono text-xs">
+                  {row.record.id}
+                </code>
+              );
+            }
+            if (column.field !== "role") return undefined;
+            const user = state.users.find((u) => u.id === row.record.id);
+            return user ? <RoleSelect user={user} onChoose={chooseRole} /> : undefined;
+          }}
+        />
         {state.nextCursor ? <LoadMoreButton busy={loadingMore} onClick={() => void loadMore()} /> : null}
       </>
     );

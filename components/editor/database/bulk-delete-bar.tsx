@@ -1,0 +1,60 @@
+"use client";
+
+import { Trash2Icon } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { messages } from "@/lib/messages";
+import { fillTemplate } from "@/lib/text";
+import type { BulkRun } from "./use-bulk-delete";
+
+/**
+ * Above the grid while rows are ticked: how many, and Delete selected; while they are being
+ * deleted, the percent done as a progress bar, and Cancel (which stops after the current batch).
+ */
+export function BulkDeleteBar({
+  count,
+  run,
+  onDelete,
+  onCancel,
+}: {
+  count: number;
+  run: BulkRun | null;
+  onDelete: () => void;
+  onCancel: () => void;
+}) {
+  if (run) {
+    const text = fillTemplate(messages.databaseBulkDeletePercent, { percent: run.percent });
+    return (
+      <div className="flex flex-wrap items-center gap-3 rounded-lg border border-border px-3 py-2">
+        <div
+          role="progressbar"
+          aria-label={messages.databaseBulkDeleteProgress}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={run.percent}
+          aria-valuetext={text}
+          className="h-2 min-w-24 flex-1 overflow-hidden rounded-full bg-muted"
+        >
+          <div className="h-full bg-primary transition-[width]" style={{ width: `${run.percent}%` }} />
+        </div>
+        <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
+          {text}
+        </span>
+        <Button variant="outline" size="sm" onClick={onCancel} disabled={run.cancelling}>
+          {messages.databaseBulkDeleteCancel}
+        </Button>
+      </div>
+    );
+  }
+  if (count === 0) return null;
+  return (
+    <div className="flex flex-wrap items-center gap-3 rounded-lg border border-border px-3 py-2">
+      <span className="text-sm" role="status">
+        {fillTemplate(messages.databaseSelectedCount, { count })}
+      </span>
+      <Button variant="destructive" size="sm" className="ml-auto" onClick={onDelete}>
+        <Trash2Icon aria-hidden />
+        {messages.databaseDeleteSelected}
+      </Button>
+    </div>
+  );
+}
