@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RUN_STALE_MS, RUN_TIMEOUT_MS, SSE_MAX_LIFETIME_MS } from "./constants";
+import { parseSecretsKey, SECRETS_KEY_FORMAT, splitKeyList } from "./secrets/key-format";
 
 // Every environment variable the app reads, validated once. .env is already in process.env by
 // then: the commands of package.json load it first (scripts/load-env.ts), the Next server loads
@@ -62,7 +63,20 @@ const Env = z.object({
   S3_REGION: z.string().default("us-east-1"),
   // Bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible services want.
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
-  SECRETS_KEY: z.string().optional(),
+  // Space app secrets (lib/secrets/crypto.ts): the key they are sealed under, 32 bytes as hex or
+  // base64; unset: a key derived from AUTH_SECRET. SECRETS_KEY_PREVIOUS: earlier keys (commas),
+  // which still open values sealed under them while `npm run secrets:rotate` reseals them.
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || parseSecretsKey(v) !== null, `SECRETS_KEY ${SECRETS_KEY_FORMAT}`),
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || splitKeyList(v).every((k) => parseSecretsKey(k) !== null),
+      `every key of SECRETS_KEY_PREVIOUS ${SECRETS_KEY_FORMAT}`,
+    ),
   // Space app previews (lib/space/preview): an origin of their own (another host name served by
   // this app, e.g. https://preview.example.com), so a preview never shares the builder's host; unset:
   // the builder's host, the document sandboxed into an opaque origin either way.
@@ -84,14 +98,18 @@ export type Env = z.infer<typeof Env>;
 let cached: Env | undefined;
 
 export function env(): Env {
-  if (cached) return cached;
-  const parsed = Env.safeParse(process.env);
+  cached ??= readEnv(process.env);
+  return cached;
+}
+
+/** The configuration of these variables, or an error naming each one that is wrong. */
+export function readEnv(source: Record<string, string | undefined>): Env {
+  const parsed = Env.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
-  cached = parsed.data;
-  return cached;
+  return parsed.data;
 }
 
 /** The origin every emailed link and redirect check is built from (never the Host header). */
