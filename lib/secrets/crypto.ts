@@ -1,7 +1,6 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
-import { env } from "@/lib/env";
-import { parseSecretsKey, splitKeyList } from "./key-format";
+import { env, parseSecretsKey, splitKeyList } from "@/lib/env";
 
 // Space app secrets are sealed with AES-256-GCM under SECRETS_KEY, or, when it is unset, under
 // a key derived from AUTH_SECRET with HKDF (its own label: no other use of AUTH_SECRET shares

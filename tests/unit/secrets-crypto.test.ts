@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { readEnv } from "@/lib/env";
+import { parseSecretsKey, readEnv } from "@/lib/env";
 import { buildKeyring, openSecret, sealSecret } from "@/lib/secrets/crypto";
-import { parseSecretsKey } from "@/lib/secrets/key-format";
 
 // Sealing of space app secrets: AES-256-GCM, a random IV per value, the app and key bound in,
 // the key's id beside each value so keys can rotate, the key from SECRETS_KEY or AUTH_SECRET.
