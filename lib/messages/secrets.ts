@@ -30,6 +30,7 @@ export const secretsMessages = {
   secretsExistingLabel: "Saved secrets",
   secretsNewLabel: "New secrets",
   secretsAddRow: "Add secret",
+  secretsNewRow: "New secret {n}",
   secretsRemoveRow: "Remove row {n}",
   secretsDelete: "Delete {key}",
   secretsSave: "Save secrets",
