@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SECRET_VALUE_MAX } from "@/lib/constants";
 import { checkSecretRows, duplicateKey, missingSecrets, requestedSecrets } from "@/lib/secrets/requests";
+import { ActionParser } from "@/lib/space/action-parser";
+import { assistantInstructions } from "@/lib/space/assistant-prompt";
+import { chatActionOf } from "@/lib/space/chat-actions";
 
 describe("requestedSecrets", () => {
   it("reads the request_secrets body, and a bare list", () => {
@@ -28,6 +31,21 @@ describe("requestedSecrets", () => {
     ).toEqual([{ secretName: "OK", description: "" }]);
     expect(requestedSecrets(undefined)).toEqual([]);
     expect(requestedSecrets("text")).toEqual([]);
+  });
+});
+
+describe("the assistant's prompt", () => {
+  it("teaches a request_secrets body the card reads", () => {
+    const prompt = assistantInstructions({ appName: "A", files: [], discussMode: false, filesBudget: 100 });
+    const example = /<action type="request_secrets">.*?<\/action>/.exec(prompt)?.[0];
+    expect(example).toBeDefined();
+    const parser = new ActionParser();
+    parser.push(example!);
+    parser.finish();
+    const action = chatActionOf("m", parser.actions[0]!);
+    expect(requestedSecrets(action.data)).toEqual([
+      { secretName: "STRIPE_SECRET_KEY", description: expect.stringContaining("Stripe secret key") },
+    ]);
   });
 });
 
