@@ -187,7 +187,7 @@ export function SecretsDialog({
               // Rows have no identity but their place; a removed row shifts the ones below.
               // biome-ignore lint/suspicious/noArrayIndexKey: see above
               key={i}
-              className="grid gap-2 rounded-md border border-border p-3 sm:grid-cols-[1fr_1fr_auto]"
+              className="grid grid-cols-[1fr_auto] gap-2 rounded-md border border-border p-3 sm:grid-cols-[1fr_1fr_auto]"
               data-secret-row={i}
             >
               <legend className="sr-only">{fillTemplate(messages.secretsNewRow, { n: i + 1 })}</legend>
@@ -212,13 +212,15 @@ export function SecretsDialog({
                 spellCheck={false}
                 aria-invalid={problem !== null && !row.value ? true : undefined}
                 aria-describedby={problem ? problemId : undefined}
+                className="col-span-2 sm:col-span-1"
                 onChange={(e) => edit(i, { value: e.target.value })}
               />
               <Button
                 type="button"
                 variant="ghost"
                 size="icon"
-                className="size-9 justify-self-end"
+                // Beside the key on phones, at the row's end on wider screens.
+                className="col-start-2 row-start-1 size-9 justify-self-end sm:col-start-3"
                 aria-label={fillTemplate(messages.secretsRemoveRow, { n: i + 1 })}
                 title={fillTemplate(messages.secretsRemoveRow, { n: i + 1 })}
                 onClick={() => {
@@ -232,7 +234,7 @@ export function SecretsDialog({
                 aria-label={messages.secretsInstructionsLabel}
                 placeholder={messages.secretsInstructionsLabel}
                 value={row.instructions}
-                className="sm:col-span-2"
+                className="col-span-2"
                 onChange={(e) => edit(i, { instructions: e.target.value })}
               />
             </fieldset>
