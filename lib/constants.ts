@@ -417,3 +417,21 @@ export const CSV_IMPORT_BATCH_ROWS = 2000;
 export const CSV_IMPORT_PIECE_BYTES = 256 * 1024;
 /** Failed rows an import keeps with their reason (the count covers them all). */
 export const CSV_IMPORT_FAILED_ROWS_KEPT = 1000;
+
+// ---- Space app secrets (lib/secrets) ----
+
+/**
+ * A secret's key: what its functions read it by, an environment variable's name (a letter or
+ * underscore, then letters, digits and underscores).
+ */
+export const SECRET_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Characters of a secret's key. */
+export const SECRET_KEY_MAX = 128;
+/** Characters of a secret's value (API keys, tokens, a PEM key at most). */
+export const SECRET_VALUE_MAX = 8192;
+/** Characters of a secret's instructions (or a requested secret's description). */
+export const SECRET_INSTRUCTIONS_MAX = 1000;
+/** Secrets one space app holds at most (and one save sends at most). */
+export const SECRETS_PER_APP_MAX = 100;
+/** What stands for a secret's value in every answer: the value itself never leaves the server. */
+export const SECRET_MASK = "••••••";

@@ -1,6 +1,34 @@
 import { z } from "zod";
 import { RUN_STALE_MS, RUN_TIMEOUT_MS, SSE_MAX_LIFETIME_MS } from "./constants";
 
+// The format of SECRETS_KEY (and each key of SECRETS_KEY_PREVIOUS): 32 random bytes written as 64
+// hex characters or as base64 (`openssl rand -base64 32`, or `openssl rand -hex 32`). Anything
+// else fails at start (env() below), naming the variable: a key that silently meant something
+// else would seal every secret under a key nobody can reproduce.
+
+const HEX = /^[0-9a-fA-F]{64}$/;
+const BASE64 = /^[A-Za-z0-9+/_-]{43}=?$/;
+
+export const SECRETS_KEY_FORMAT =
+  "must be 32 bytes written as 64 hex characters or base64 (openssl rand -base64 32)";
+
+/** The key's 32 bytes, or null when the text is not such a key. */
+export function parseSecretsKey(text: string): Buffer | null {
+  const t = text.trim();
+  if (HEX.test(t)) return Buffer.from(t, "hex");
+  if (!BASE64.test(t)) return null;
+  const bytes = Buffer.from(t.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  return bytes.length === 32 ? bytes : null;
+}
+
+/** SECRETS_KEY_PREVIOUS: keys separated by commas (blank entries ignored). */
+export function splitKeyList(text: string): string[] {
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 // Every environment variable the app reads, validated once. .env is already in process.env by
 // then: the commands of package.json load it first (scripts/load-env.ts), the Next server loads
 // it itself; the tests set their own environment and never read a developer's .env. A missing or malformed
@@ -62,7 +90,20 @@ const Env = z.object({
   S3_REGION: z.string().default("us-east-1"),
   // Bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible services want.
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
-  SECRETS_KEY: z.string().optional(),
+  // Space app secrets (lib/secrets/crypto.ts): the key they are sealed under, 32 bytes as hex or
+  // base64; unset: a key derived from AUTH_SECRET. SECRETS_KEY_PREVIOUS: earlier keys (commas),
+  // which still open values sealed under them while `npm run secrets:rotate` reseals them.
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || parseSecretsKey(v) !== null, `SECRETS_KEY ${SECRETS_KEY_FORMAT}`),
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || splitKeyList(v).every((k) => parseSecretsKey(k) !== null),
+      `every key of SECRETS_KEY_PREVIOUS ${SECRETS_KEY_FORMAT}`,
+    ),
   // Space app previews (lib/space/preview): an origin of their own (another host name served by
   // this app, e.g. https://preview.example.com), so a preview never shares the builder's host; unset:
   // the builder's host, the document sandboxed into an opaque origin either way.
@@ -84,14 +125,18 @@ export type Env = z.infer<typeof Env>;
 let cached: Env | undefined;
 
 export function env(): Env {
-  if (cached) return cached;
-  const parsed = Env.safeParse(process.env);
+  cached ??= readEnv(process.env);
+  return cached;
+}
+
+/** The configuration of these variables, or an error naming each one that is wrong. */
+export function readEnv(source: Record<string, string | undefined>): Env {
+  const parsed = Env.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
-  cached = parsed.data;
-  return cached;
+  return parsed.data;
 }
 
 /** The origin every emailed link and redirect check is built from (never the Host header). */

@@ -348,6 +348,29 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/runtime/token/route"),
   },
   {
+    file: "app/api/apps/[appId]/secrets/[key]/route.ts",
+    path: "/api/apps/{appId}/secrets/{key}",
+    docs: {
+      DELETE: {
+        summary: "Deletes one secret of the space app",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/secrets/[key]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/secrets/route.ts",
+    path: "/api/apps/{appId}/secrets",
+    docs: {
+      GET: {
+        summary: "The space app's secrets, their values masked",
+      },
+      POST: {
+        summary: "Adds or replaces secrets; answers the list, masked",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/secrets/route"),
+  },
+  {
     file: "app/api/apps/[appId]/settings/claimInvitation/route.ts",
     path: "/api/apps/{appId}/settings/claimInvitation",
     docs: {

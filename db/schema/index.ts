@@ -6,6 +6,7 @@ export * from "./context";
 export * from "./integrations";
 export * from "./payments";
 export * from "./runs";
+export * from "./secrets";
 export * from "./space";
 export * from "./system";
 export * from "./users";

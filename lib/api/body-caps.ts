@@ -14,6 +14,8 @@ const CONTEXT_FILE_MAX_BYTES = 2 * BASE_UPLOAD_BYTES;
 export const BODY_CAPS = {
   /** JSON routes: every field has a length limit far below this. */
   json: 16 * 1024,
+  /** A save of a space app's secrets: several values of up to SECRET_VALUE_MAX characters each. */
+  secrets: 128 * 1024,
   /** Auth.js's form posts (sign-in, sign-out, CSRF): a few short fields. */
   authForm: 8 * 1024,
   /** Stripe's signed events are a few KiB; Stripe documents no event near this. */

@@ -14,6 +14,7 @@ import { membershipsMessages } from "./memberships";
 import { plansMessages } from "./plans";
 import { publicAppMessages } from "./public-app";
 import { runsMessages } from "./runs";
+import { secretsMessages } from "./secrets";
 import { shellMessages } from "./shell";
 import { spaceMessages } from "./space";
 
@@ -33,6 +34,7 @@ export const messages = {
   ...spaceMessages,
   ...analyticsMessages,
   ...appDataMessages,
+  ...secretsMessages,
 } as const;
 
 export type MessageKey = keyof typeof messages;

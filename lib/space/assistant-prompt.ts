@@ -57,8 +57,13 @@ Create or change an entity (a JSON schema; x-accessControl.permissions read/writ
 </action>
 (type="edit_entity" replaces an entity's schema.)
 
-Ask the builder for secrets (API keys) a function needs:
-<action type="request_secrets">{"secrets":[{"secretName":"STRIPE_KEY","description":"Your Stripe secret key"}]}</action>
+Ask the builder for secrets (API keys, tokens) a function needs; the builder enters their values in a
+dialog, and the app's functions read each one from the environment by its name:
+<action type="request_secrets">{"secrets":[{"secretName":"STRIPE_SECRET_KEY","description":"Your Stripe secret key (Stripe dashboard, Developers, API keys)"}]}</action>
+(The body is exactly {"secrets":[{"secretName":...,"description":...}, ...]}. A secretName starts with a
+letter or underscore and has only letters, digits and underscores (e.g. OPENAI_API_KEY); the description
+says what the value is and where the builder finds it. Never write a secret's value into a file or ask
+for it in prose.)
 
 Add records to an entity the app has or this answer adds (a JSON array of objects, at most 100; the
 builder sees them in the Database panel):

@@ -242,6 +242,11 @@ const CASES: Record<string, Case> = {
   "GET /api/apps/{appId}/entities/{entity}/imports/{importId}": {
     request: (w) => ({ params: { ...space(w), entity: "Note", importId: w.noteImportId } }),
   },
+  "GET /api/apps/{appId}/secrets": { request: (w) => ({ params: space(w) }) },
+  "POST /api/apps/{appId}/secrets": { request: (w, ex) => ({ params: space(w), body: ex }) },
+  "DELETE /api/apps/{appId}/secrets/{key}": {
+    request: (w) => ({ params: { ...space(w), key: w.spareSecretKeys.pop()! } }),
+  },
   "GET /api/apps/{appId}/users": { request: (w) => ({ params: space(w) }) },
   "PATCH /api/apps/{appId}/users/{userId}": {
     request: (w, ex) => ({ params: { ...space(w), userId: w.spaceEndUserA.id }, body: ex }),

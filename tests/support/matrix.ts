@@ -14,6 +14,7 @@ import { insertEntityRecords, listEntityRecords } from "../../db/queries/entity-
 import { type App, type ContextItem, type Tool, toolRuns } from "../../db/schema";
 import { startSession } from "../../lib/auth/sessions";
 import { messages } from "../../lib/messages";
+import { saveSecrets } from "../../lib/secrets/secrets";
 import { publish, setEntity, taskSchema } from "./app-data";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
 import { multipartOf } from "./http";
@@ -63,6 +64,7 @@ export type World = {
   spaceTurns: [TurnResult, TurnResult];
   /** Records of spaceAppA's Note entity. */
   spareRecordIds: string[];
+  spareSecretKeys: string[];
   /** A record of spaceAppA's Note entity that the panel's cell edit changes (never deleted). */
   editedRecordId: string;
   /** A CSV import into spaceAppA's Note entity (queued, never run). */
@@ -225,6 +227,11 @@ export async function createWorld(): Promise<World> {
     mapping: [{ csvHeader: "text", schemaField: "text", dataType: "text", splitCharacter: null }],
     csv: "text\nImported",
   });
+  // Secrets of the space app: the DELETE row takes one per actor allowed to delete.
+  const spareSecretKeys = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `MATRIX_SPARE_${i}`);
+  await saveSecrets(spaceAppA, {
+    secrets: spareSecretKeys.map((key) => ({ key, value: `matrix value of ${key}` })),
+  });
   const dataApp = await createSpaceApp(owner, "Matrix Data A");
   await setEntity(dataApp, owner, "Task", taskSchema("admin", "admin"));
   await publish(dataApp);
@@ -253,6 +260,7 @@ export async function createWorld(): Promise<World> {
     spaceAppA,
     spaceTurns,
     spareRecordIds,
+    spareSecretKeys,
     editedRecordId: edited!.id,
     noteImportId: noteImport.id,
     spaceEndUserA,
@@ -773,6 +781,41 @@ export const rows: Row[] = [
         path: `/api/apps/${w.spaceAppA.id}/entities/Note/records/${id}`,
         params: { appId: w.spaceAppA.id, entity: "Note", recordId: id },
       };
+    },
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/secrets/route.ts",
+    method: "GET",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w) => ({ path: `/api/apps/${w.spaceAppA.id}/secrets`, params: { appId: w.spaceAppA.id } }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      const { secrets } = res.json as { secrets: { key: string; value: string }[] };
+      expect(secrets.length).toBeGreaterThan(0);
+      expect(JSON.stringify(res.json)).not.toContain("matrix value");
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/secrets/route.ts",
+    method: "POST",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/secrets`,
+      params: { appId: w.spaceAppA.id },
+      body: { secrets: [{ key: "MATRIX_POSTED", value: "posted matrix value" }] },
+    }),
+    expect: ownerOfAppA(),
+    check: (res) => expect(JSON.stringify(res.json)).not.toContain("matrix value"),
+  },
+  {
+    file: "app/api/apps/[appId]/secrets/[key]/route.ts",
+    method: "DELETE",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w, actor) => {
+      const key = ["builderA", "admin"].includes(actor) ? w.spareSecretKeys.pop()! : w.spareSecretKeys[0]!;
+      return { path: `/api/apps/${w.spaceAppA.id}/secrets/${key}`, params: { appId: w.spaceAppA.id, key } };
     },
     expect: ownerOfAppA(),
   },

@@ -15,6 +15,7 @@ import { membershipsMessages } from "@/lib/messages/memberships";
 import { plansMessages } from "@/lib/messages/plans";
 import { publicAppMessages } from "@/lib/messages/public-app";
 import { runsMessages } from "@/lib/messages/runs";
+import { secretsMessages } from "@/lib/messages/secrets";
 import { shellMessages } from "@/lib/messages/shell";
 import { spaceMessages } from "@/lib/messages/space";
 
@@ -34,6 +35,7 @@ const parts = {
   plansMessages,
   publicAppMessages,
   runsMessages,
+  secretsMessages,
   shellMessages,
   spaceMessages,
 };

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import type { AppSettings, AppType } from "@/lib/apps/schemas";
 import { messages } from "@/lib/messages";
 import { AdminAppSettings, SignupSettings } from "./app-settings";
+import { SecretsSettings } from "./secrets-settings";
 import { hasToolSettings, settingsAccess, withoutPanel } from "./settings-rules";
 import { RunLimitSettings, TemplateSettings, ToolRunSettings } from "./tool-settings";
 
@@ -75,6 +76,7 @@ export function SettingsPanel({
       ) : null}
       <SignupSettings appId={appId} status={status} value={value} onChange={onChange} />
       {tools ? <TemplateSettings value={value} onChange={onChange} isAdmin={isAdmin} /> : null}
+      {appType === "space" ? <SecretsSettings appId={appId} /> : null}
       {isAdmin ? (
         <AdminAppSettings appId={appId} status={status} value={value} onChange={onChange} flush={onDone} />
       ) : null}

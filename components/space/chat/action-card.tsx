@@ -19,11 +19,13 @@ import {
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { type MessageKey, messages } from "@/lib/messages";
+import { requestedSecrets } from "@/lib/secrets/requests";
 import { ACTION_TITLES } from "@/lib/space/chat-schemas";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { actionStatus, type ShownAction } from "./conversation";
 import { ImportOutcome } from "./import-outcome";
+import { SecretsRequest, SecretsStatus } from "./secrets-request";
 import { useCopied } from "./use-copied";
 
 const icons: Record<string, LucideIcon> = {
@@ -77,6 +79,11 @@ export function ActionCard({
   const hasContent = !!action.content;
   // A complete action the answer stored without changing files (discuss mode, import, secrets).
   const notApplied = status === "complete" && action.applied === false;
+  // A complete request for secrets: its card says whether the app holds them, and asks for them.
+  const secretsRequest =
+    action.type === "request_secrets" && status === "complete" && appId
+      ? requestedSecrets(action.data)
+      : null;
 
   return (
     <div
@@ -93,21 +100,25 @@ export function ActionCard({
             <span className="block truncate font-mono text-xs text-muted-foreground">{action.file}</span>
           ) : null}
         </span>
-        <span
-          className={cn(
-            "inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs",
-            status === "complete" &&
-              "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
-            status === "streaming" && "bg-muted text-muted-foreground",
-            status === "truncated" && "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
-            status === "incomplete" && "bg-muted text-muted-foreground",
-          )}
-        >
-          {status === "streaming" ? <Loader2Icon aria-hidden className="size-3 animate-spin" /> : null}
-          {status === "complete" ? <CheckIcon aria-hidden className="size-3" /> : null}
-          {status === "truncated" ? <ScissorsIcon aria-hidden className="size-3" /> : null}
-          {notApplied ? messages.chatActionNotApplied : statusText[status]}
-        </span>
+        {secretsRequest && appId ? (
+          <SecretsStatus appId={appId} requested={secretsRequest} />
+        ) : (
+          <span
+            className={cn(
+              "inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs",
+              status === "complete" &&
+                "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
+              status === "streaming" && "bg-muted text-muted-foreground",
+              status === "truncated" && "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+              status === "incomplete" && "bg-muted text-muted-foreground",
+            )}
+          >
+            {status === "streaming" ? <Loader2Icon aria-hidden className="size-3 animate-spin" /> : null}
+            {status === "complete" ? <CheckIcon aria-hidden className="size-3" /> : null}
+            {status === "truncated" ? <ScissorsIcon aria-hidden className="size-3" /> : null}
+            {notApplied ? messages.chatActionNotApplied : statusText[status]}
+          </span>
+        )}
         {hasContent ? (
           <Button
             variant="ghost"
@@ -126,6 +137,7 @@ export function ActionCard({
       {action.importId && action.name && appId ? (
         <ImportOutcome appId={appId} entity={action.name} importId={action.importId} />
       ) : null}
+      {secretsRequest && appId ? <SecretsRequest appId={appId} requested={secretsRequest} /> : null}
       {action.importProblem ? (
         <p className="border-t border-border px-2.5 py-1.5 text-xs text-destructive">
           {action.importProblem}

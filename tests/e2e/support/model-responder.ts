@@ -32,6 +32,22 @@ export const CHAT_IMPORT_WORD = "chatimport";
 export const CHAT_IMPORT_CSV =
   "Title,Done,Notes\nRead Dune,yes,x\nReturn the library book on time,no,y\nCall Sam,no,z\n";
 
+/**
+ * A space chat message holding this word is answered with a request_secrets action asking for
+ * CHAT_SECRET_NAME (its name follows the word, when given: "chatsecrets MAIL_KEY_3f2a").
+ */
+export const CHAT_SECRETS_WORD = "chatsecrets";
+export const CHAT_SECRET_DESCRIPTION = "Your mail provider's API key";
+
+function secretsAnswer(user: string): string {
+  const name = new RegExp(`${CHAT_SECRETS_WORD}\\s+(\\w+)`).exec(user)?.[1] ?? "MAIL_API_KEY";
+  const body = { secrets: [{ secretName: name, description: CHAT_SECRET_DESCRIPTION }] };
+  return [
+    "Your app needs a key to send mail.",
+    `<action type="request_secrets">${JSON.stringify(body)}</action>`,
+  ].join("\n");
+}
+
 function importAnswer(user: string): string {
   const name = new RegExp(`${CHAT_IMPORT_WORD}\\s+(\\w+)`).exec(user)?.[1] ?? "Imported";
   const schema = {
@@ -77,6 +93,7 @@ export const e2eModelResponder: Responder = async (req): Promise<ChatReply> => {
     return { text, chunkDelayMs: 150, holdAfterChunks };
   }
   if (user.includes(CHAT_IMPORT_WORD)) return importAnswer(user);
+  if (user.includes(CHAT_SECRETS_WORD)) return secretsAnswer(user);
   // Tool runs (lib/runs/prompt.ts): the main input is the user's turn.
   if (user.includes(RUN_SLOW_WORD) || user.includes(RUN_CUT_WORD)) {
     const text = await demoText(req);
