@@ -338,6 +338,8 @@ export const SPACE_PROMPT_HISTORY_MESSAGES = 20;
 /** A page of an entity's records in the Database panel (GET .../entities/{entity}/records). */
 export const ENTITY_RECORDS_PAGE = 50;
 export const ENTITY_RECORDS_PAGE_MAX = 200;
+/** The longest field name a records list may be sorted by (?sort=); longer ones are no field. */
+export const ENTITY_SORT_FIELD_MAX = 200;
 /** Records one insert_entity_records action of the chat may add, and the size of each as JSON. */
 export const ENTITY_RECORDS_PER_ACTION_MAX = 100;
 export const ENTITY_RECORD_BYTES_MAX = 10_000;
