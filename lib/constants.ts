@@ -362,6 +362,10 @@ export const TABLE_CREATED_AT_WIDTH = 208;
 /** The Database table's rows and the height of its virtual list, in px. */
 export const TABLE_ROW_HEIGHT = 40;
 export const TABLE_VIEW_HEIGHT = 480;
+/** Pixels a column's width changes by per arrow key on its separator. */
+export const TABLE_COLUMN_RESIZE_STEP = 10;
+/** The next page of records loads when the grid shows a row this close to the last loaded one. */
+export const TABLE_LOAD_AHEAD_ROWS = 30;
 
 /**
  * The free plan every account starts on (the accounts table's default) and the plan of an app

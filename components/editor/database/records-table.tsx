@@ -11,18 +11,28 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { CheckIcon, Trash2Icon, XIcon } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { TABLE_ROW_HEIGHT, TABLE_VIEW_HEIGHT } from "@/lib/constants";
+import {
+  TABLE_COLUMN_RESIZE_STEP,
+  TABLE_LOAD_AHEAD_ROWS,
+  TABLE_ROW_HEIGHT,
+  TABLE_VIEW_HEIGHT,
+} from "@/lib/constants";
 import { messages } from "@/lib/messages";
 import type { EntityRecordView } from "@/lib/space/entity-records";
 import type { TableColumn } from "@/lib/space/table-columns";
+import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { DialogEditor, editsInDialog, InlineEditor } from "./cell-editor";
+import { ColumnMenu, columnLabel } from "./column-menu";
 import { CellValue } from "./table-cell";
+import type { GridSort } from "./use-grid-view";
 
 // The Database panel's records as a grid: a virtual list (only the rows in view are in the page),
 // column widths kept and resized by the table model (react-table),
-// typed cells, resizable columns, and the keyboard of a spreadsheet: the grid is one tab stop, the
-// arrows move the active cell, Enter (or a double-click) edits it, Escape cancels.
+// typed cells, resizable columns (by mouse, or by the arrows on a column's separator), each header
+// with its menu (sort, hide), and the keyboard of a spreadsheet: the rows are one tab stop, the
+// arrows move the active cell, Enter (or a double-click) edits it, Escape cancels. The next page
+// loads as the list nears its end, scrolled or moved down by the keyboard; a row says it is loading.
 
 export type TableRow = { record: EntityRecordView; pending: boolean };
 
@@ -39,10 +49,20 @@ export function cellOf(record: EntityRecordView, field: string): unknown {
 
 type Cell = { row: number; col: number };
 
+/** Rows PageUp and PageDown move: a screen of the grid, less the header. */
+const PAGE_ROWS = Math.floor(TABLE_VIEW_HEIGHT / TABLE_ROW_HEIGHT) - 1;
+
 export function RecordsTable({
   label,
   columns,
   rows,
+  total,
+  hasMore,
+  loadingMore,
+  onNearEnd,
+  sort,
+  onSort,
+  onHide,
   onSaveCell,
   onDelete,
   onSaveNew,
@@ -51,6 +71,16 @@ export function RecordsTable({
   label: string;
   columns: TableColumn[];
   rows: TableRow[];
+  /** The rows there are, loaded or not (the list's count). */
+  total: number;
+  /** Whether a next page is there to load. */
+  hasMore: boolean;
+  loadingMore: boolean;
+  /** The list nears the end of its loaded rows: load the next page (called again until it has). */
+  onNearEnd: () => void;
+  sort: GridSort | null;
+  onSort: (sort: GridSort) => void;
+  onHide: (field: string) => void;
   onSaveCell: (row: TableRow, field: string, value: unknown) => void;
   onDelete: (row: TableRow) => void;
   onSaveNew: () => void;
@@ -73,8 +103,9 @@ export function RecordsTable({
   const [active, setActive] = useState<Cell>({ row: 0, col: 0 });
   const [editing, setEditing] = useState<Cell | null>(null);
   const wantFocus = useRef(false);
+  // The loading row follows the loaded ones while there are more.
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: rows.length + (hasMore ? 1 : 0),
     getScrollElement: () => scrollRef.current,
     estimateSize: () => TABLE_ROW_HEIGHT,
     overscan: 8,
@@ -87,6 +118,29 @@ export function RecordsTable({
     row: Math.min(active.row, Math.max(rows.length - 1, 0)),
     col: Math.min(active.col, colCount - 1),
   };
+
+  // Near the end of the loaded rows (scrolled there, or the keyboard moved there): the next page.
+  const lastInView = virtualizer.getVirtualItems().at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (hasMore && !loadingMore && lastInView >= rows.length - TABLE_LOAD_AHEAD_ROWS) onNearEnd();
+  }, [hasMore, loadingMore, lastInView, rows.length, onNearEnd]);
+
+  // A move down past the loaded rows waits for the next page, then goes on to its first row.
+  const waitingDown = useRef<Cell | null>(null);
+  useEffect(() => {
+    const target = waitingDown.current;
+    if (!target) return;
+    if (target.row < rows.length) {
+      waitingDown.current = null;
+      focusCell(target);
+    } else if (!hasMore) waitingDown.current = null;
+  });
+
+  // A new sort shows its first rows from the top.
+  const sortKey = sort ? `${sort.direction}:${sort.field}` : "";
+  useEffect(() => {
+    if (sortKey !== undefined) scrollRef.current?.scrollTo({ top: 0 });
+  }, [sortKey]);
 
   // Moved with the keyboard: bring the cell into view, then focus it once it is rendered.
   useEffect(() => {
@@ -126,10 +180,19 @@ export function RecordsTable({
   };
 
   const onKeyDown = (e: React.KeyboardEvent) => {
-    if (editing) return;
+    // The header's menus and separators, and the editors, have keys of their own.
+    if (editing || !(e.target instanceof HTMLElement) || e.target.dataset.cell === undefined) return;
+    if ((e.key === "ArrowDown" || e.key === "PageDown") && hasMore && at.row >= rows.length - 1) {
+      e.preventDefault();
+      waitingDown.current = { row: rows.length, col: at.col };
+      onNearEnd();
+      return;
+    }
     const moves: Record<string, Cell> = {
       ArrowUp: { row: Math.max(at.row - 1, 0), col: at.col },
       ArrowDown: { row: Math.min(at.row + 1, rows.length - 1), col: at.col },
+      PageUp: { row: Math.max(at.row - PAGE_ROWS, 0), col: at.col },
+      PageDown: { row: Math.min(at.row + PAGE_ROWS, rows.length - 1), col: at.col },
       ArrowLeft: { row: at.row, col: Math.max(at.col - 1, 0) },
       ArrowRight: { row: at.row, col: Math.min(at.col + 1, colCount - 1) },
       Home: { row: at.row, col: 0 },
@@ -162,7 +225,7 @@ export function RecordsTable({
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a spreadsheet-like grid: arrows move between cells, Enter edits
         role="grid"
         aria-label={label}
-        aria-rowcount={rows.length + 1}
+        aria-rowcount={Math.max(total, rows.length) + 1}
         aria-colcount={colCount}
         onKeyDown={onKeyDown}
         className="grid"
@@ -174,25 +237,28 @@ export function RecordsTable({
             className="flex bg-muted text-left text-xs text-foreground"
             style={{ height: TABLE_ROW_HEIGHT }}
           >
-            {columns.map((c, i) => (
-              <th
-                key={c.field}
-                scope="col"
-                aria-colindex={i + 1}
-                className="relative flex shrink-0 items-center px-2 font-medium"
-                style={{ width: widthOf(c) }}
-              >
-                <span className="truncate">
-                  {c.field === "createdAt" ? messages.databaseCreatedAt : c.field}
-                </span>
-                <div
-                  aria-hidden
-                  onMouseDown={headers[i]?.getResizeHandler()}
-                  onTouchStart={headers[i]?.getResizeHandler()}
-                  className="absolute top-0 right-0 h-full w-1.5 cursor-col-resize hover:bg-ring"
-                />
-              </th>
-            ))}
+            {columns.map((c, i) => {
+              const sorted = sort?.field === c.field ? sort.direction : null;
+              return (
+                <th
+                  key={c.field}
+                  scope="col"
+                  aria-colindex={i + 1}
+                  aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
+                  className="relative flex shrink-0 items-center gap-1 pr-2.5 pl-2 font-medium"
+                  style={{ width: widthOf(c) }}
+                >
+                  <span className="truncate">{columnLabel(c)}</span>
+                  <ColumnMenu column={c} sort={sort} onSort={onSort} onHide={() => onHide(c.field)} />
+                  <ResizeHandle
+                    column={c}
+                    width={widthOf(c)}
+                    onResize={(width) => table.setColumnSizing((old) => ({ ...old, [c.field]: width }))}
+                    onPointerResize={headers[i]?.getResizeHandler()}
+                  />
+                </th>
+              );
+            })}
             <th
               scope="col"
               aria-colindex={colCount}
@@ -205,8 +271,31 @@ export function RecordsTable({
         </thead>
         <tbody className="relative grid" style={{ height: virtualizer.getTotalSize(), width: totalWidth }}>
           {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index]!;
             const r = item.index;
+            const row = rows[r];
+            if (!row) {
+              return (
+                <tr
+                  key="loading"
+                  aria-rowindex={r + 2}
+                  data-state="loading"
+                  className="absolute left-0 flex border-t border-border"
+                  style={{
+                    height: TABLE_ROW_HEIGHT,
+                    transform: `translateY(${item.start}px)`,
+                    width: totalWidth,
+                  }}
+                >
+                  <td
+                    aria-colindex={1}
+                    aria-colspan={colCount}
+                    className="sticky left-0 flex items-center px-2 text-muted-foreground"
+                  >
+                    {messages.databaseLoadingMore}
+                  </td>
+                </tr>
+              );
+            }
             const cellProps = (col: number) => ({
               "aria-colindex": col + 1,
               "data-cell": `${r}:${col}`,
@@ -318,5 +407,56 @@ export function RecordsTable({
         />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A column's right edge: dragged with the mouse or a finger, or focused and moved with the arrows
+ * (a step at a time, within the column's least and greatest width).
+ */
+function ResizeHandle({
+  column,
+  width,
+  onResize,
+  onPointerResize,
+}: {
+  column: TableColumn;
+  width: number;
+  onResize: (width: number) => void;
+  onPointerResize?: (event: unknown) => void;
+}) {
+  // The width each key gives (Home and End: the least and the greatest).
+  const clamp = (w: number) => Math.min(Math.max(w, column.minWidth), column.maxWidth);
+  const widthFor = (key: string): number | null =>
+    key === "ArrowLeft"
+      ? clamp(width - TABLE_COLUMN_RESIZE_STEP)
+      : key === "ArrowRight"
+        ? clamp(width + TABLE_COLUMN_RESIZE_STEP)
+        : key === "Home"
+          ? column.minWidth
+          : key === "End"
+            ? column.maxWidth
+            : null;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a focusable separator that resizes (an <hr> cannot be focused or hold a value)
+    <div
+      role="separator"
+      tabIndex={0}
+      aria-orientation="vertical"
+      aria-label={fillTemplate(messages.databaseResizeColumn, { field: columnLabel(column) })}
+      aria-valuenow={width}
+      aria-valuemin={column.minWidth}
+      aria-valuemax={column.maxWidth}
+      onMouseDown={onPointerResize}
+      onTouchStart={onPointerResize}
+      onKeyDown={(e) => {
+        const next = widthFor(e.key);
+        if (next === null) return;
+        e.preventDefault();
+        e.stopPropagation();
+        onResize(next);
+      }}
+      className="absolute top-0 right-0 h-full w-1.5 cursor-col-resize outline-none hover:bg-ring focus-visible:bg-ring"
+    />
   );
 }
