@@ -15,6 +15,7 @@ import { commandLine, processTree, ticksPerSecond, treeCpuMicros } from "./cpu";
 import { firstLoadReport } from "./first-load";
 import { buildReason, type NextServer, nextBuild, startNext } from "./next-server";
 import { runFirstByteBench } from "./run-first-byte";
+import { runGridScrollBench } from "./space-grid-scroll";
 import { median } from "./stats";
 
 // npm run bench - against one production server, in this run, server CPU per request:
@@ -58,11 +59,16 @@ import { median } from "./stats";
 // entities and the first page of an entity's records, through the route handlers, against bare
 // queries of the same rows.
 //
-// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel (several comma-separated) runs only those
-// parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone.
+// Then scrolling the Database panel's records grid of 100,000 records in headless Chromium
+// (bench/space-grid-scroll.ts): frame times of continuous and jump scrolling against a plain
+// scrolling div of the same height, blank rows in view, rows in the page.
+//
+// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|grid (several comma-separated) runs only those
+// parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone. BENCH_PORT and
+// BENCH_PG_PORT move the server and the embedded PostgreSQL (default 3300 and 54359).
 
-const PORT = 3300;
-const PG_PORT = 54359;
+const PORT = Number(process.env.BENCH_PORT ?? 3300);
+const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 54359);
 const DB_NAME = "bench";
 // Server CPU budgets, as multiples of the bare route doing the same database work. A save cannot
 // come near the bare UPDATE: before writing it must read the session and the app (access check)
@@ -74,7 +80,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_REQUESTS = 1500;
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
-const PARTS = ["server", "run", "context", "quality", "analytics", "space", "data", "panel"] as const;
+const PARTS = ["server", "run", "context", "quality", "analytics", "space", "data", "panel", "grid"] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
   .map((p) => p.trim())
@@ -223,6 +229,12 @@ async function main() {
   // As the production server runs: answers are not checked against their schema again.
   if (wants("data")) await benchInChild("bench/app-data.ts", databaseUrl, { NODE_ENV: "production" });
   if (wants("panel")) await benchInChild("bench/space-panel.ts", databaseUrl, { NODE_ENV: "production" });
+  if (wants("grid")) {
+    await runGridScrollBench(
+      (extra) => startBuilt({ ...serverEnv(), ...extra }, "/api/openapi.json"),
+      databaseUrl,
+    );
+  }
 }
 
 const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });

@@ -13,7 +13,14 @@ import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-reco
 export type RecordsState =
   | { phase: "loading" }
   | { phase: "error" }
-  | { phase: "ready"; records: EntityRecordView[]; total: number; nextCursor: string | null };
+  | {
+      phase: "ready";
+      records: EntityRecordView[];
+      total: number;
+      nextCursor: string | null;
+      /** The sort the rows (and the cursor) are of: until a new sort's first page, the one before. */
+      sort: string | null;
+    };
 
 /** Rows a page asks for: a few screens of the grid (12 rows each), so scrolling rarely waits. */
 export const RECORDS_PAGE_ROWS = 100;
@@ -45,12 +52,12 @@ export function useRecordsPage(url: string, sort: string | null) {
       if (!keepRows) setState({ phase: "loading" });
       try {
         const page = await apiFetch<EntityRecordPage>(query(null));
-        if (mine === generation.current) setState({ phase: "ready", ...page });
+        if (mine === generation.current) setState({ phase: "ready", ...page, sort });
       } catch {
         if (mine === generation.current) setState({ phase: "error" });
       }
     },
-    [query],
+    [query, sort],
   );
 
   // The first load shows the loading line; a new sort keeps the rows until its first page.
@@ -62,7 +69,8 @@ export function useRecordsPage(url: string, sort: string | null) {
 
   /** The next page, unless one is loading or there is none; called as often as the grid likes. */
   const loadMore = useCallback(async () => {
-    if (state.phase !== "ready" || !state.nextCursor || busy.current) return;
+    // A cursor is of its sort: none is asked for while a new sort's first page is on its way.
+    if (state.phase !== "ready" || !state.nextCursor || state.sort !== sort || busy.current) return;
     const cursor = state.nextCursor;
     if (failed.current?.cursor === cursor && Date.now() - failed.current.at < RETRY_MS) return;
     busy.current = true;
@@ -76,8 +84,8 @@ export function useRecordsPage(url: string, sort: string | null) {
         // A row added here meanwhile may come again in a later page: shown once.
         const have = new Set(s.records.map((r) => r.id));
         return {
+          ...s,
           ...page,
-          phase: "ready",
           records: [...s.records, ...page.records.filter((r) => !have.has(r.id))],
         };
       });
@@ -91,7 +99,7 @@ export function useRecordsPage(url: string, sort: string | null) {
         setLoadingMore(false);
       }
     }
-  }, [state, query]);
+  }, [state, query, sort]);
 
   const update = useCallback(
     (change: (s: Extract<RecordsState, { phase: "ready" }>) => Extract<RecordsState, { phase: "ready" }>) =>
