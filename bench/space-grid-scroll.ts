@@ -257,7 +257,7 @@ async function baselineFrames(page: Page, height: number, frames: number): Promi
 }
 
 export async function runGridScrollBench(
-  start: (env: NodeJS.ProcessEnv) => Promise<NextServer>,
+  start: (extra: Record<string, string>) => Promise<NextServer>,
   databaseUrl: string,
 ): Promise<void> {
   log(
