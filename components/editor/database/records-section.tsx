@@ -125,24 +125,22 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
       ...state.records.map((record) => ({ record, pending: false })),
     ];
     body = (
-      <>
-        <RecordsTable
-          label={`${messages.databaseRecords}: ${entity.name}`}
-          columns={shown}
-          rows={rows}
-          total={state.total + (pending ? 1 : 0)}
-          hasMore={state.nextCursor !== null}
-          loadingMore={loadingMore}
-          onNearEnd={() => void loadMore()}
-          sort={view.sort}
-          onSort={setSort}
-          onHide={hide}
-          onSaveCell={(row, field, value) => void saveCell(row, field, value)}
-          onDelete={(row) => setDeleting(row.record)}
-          onSaveNew={() => void saveNew()}
-          onDiscardNew={() => setPending(null)}
-        />
-      </>
+      <RecordsTable
+        label={`${messages.databaseRecords}: ${entity.name}`}
+        columns={shown}
+        rows={rows}
+        total={state.total + (pending ? 1 : 0)}
+        hasMore={state.nextCursor !== null}
+        loadingMore={loadingMore}
+        onNearEnd={() => void loadMore()}
+        sort={view.sort}
+        onSort={setSort}
+        onHide={hide}
+        onSaveCell={(row, field, value) => void saveCell(row, field, value)}
+        onDelete={(row) => setDeleting(row.record)}
+        onSaveNew={() => void saveNew()}
+        onDiscardNew={() => setPending(null)}
+      />
     );
   }
 

@@ -9,7 +9,7 @@ import {
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { CheckIcon, Trash2Icon, XIcon } from "lucide-react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import {
   TABLE_COLUMN_RESIZE_STEP,
@@ -208,6 +208,44 @@ export function RecordsTable({
     }
   };
 
+  // What a row may do, stable across renders (a row re-renders only when its own props change:
+  // scrolling renders the rows that come into view, not every row in view).
+  const latest = useRef({ setActive, startEdit, stopEdit, onSaveCell, onDelete, onSaveNew, onDiscardNew });
+  latest.current = { setActive, startEdit, stopEdit, onSaveCell, onDelete, onSaveNew, onDiscardNew };
+  const actions = useMemo<RowActions>(
+    () => ({
+      focus: (cell) => latest.current.setActive(cell),
+      edit: (cell) => latest.current.startEdit(cell),
+      save: (row, field, value) => {
+        latest.current.onSaveCell(row, field, value);
+        latest.current.stopEdit();
+      },
+      cancel: () => latest.current.stopEdit(),
+      remove: (row) => latest.current.onDelete(row),
+      saveNew: () => latest.current.onSaveNew(),
+      discardNew: () => latest.current.onDiscardNew(),
+    }),
+    [],
+  );
+  const widthList = columns.map(widthOf);
+  const widthKey = widthList.join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the same widths keep the same array
+  const widths = useMemo(() => widthList, [widthKey]);
+
+  // The header's, as stable: scrolling does not render the header again.
+  const latestHeader = useRef({ onSort, onHide, table, headers });
+  latestHeader.current = { onSort, onHide, table, headers };
+  const headerActions = useMemo<HeaderActions>(
+    () => ({
+      sort: (sort) => latestHeader.current.onSort(sort),
+      hide: (field) => latestHeader.current.onHide(field),
+      resize: (field, width) =>
+        latestHeader.current.table.setColumnSizing((old) => ({ ...old, [field]: width })),
+      drag: (index, event) => latestHeader.current.headers[index]?.getResizeHandler()(event),
+    }),
+    [],
+  );
+
   const editingRow = editing ? rows[editing.row] : undefined;
   const editingColumn = editing ? columns[editing.col] : undefined;
   const inDialog =
@@ -233,44 +271,14 @@ export function RecordsTable({
         className="grid"
         style={{ width: totalWidth }}
       >
-        <thead className="sticky top-0 z-10 grid" style={{ width: totalWidth }}>
-          <tr
-            aria-rowindex={1}
-            className="flex bg-muted text-left text-xs text-foreground"
-            style={{ height: TABLE_ROW_HEIGHT }}
-          >
-            {columns.map((c, i) => {
-              const sorted = sort?.field === c.field ? sort.direction : null;
-              return (
-                <th
-                  key={c.field}
-                  scope="col"
-                  aria-colindex={i + 1}
-                  aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
-                  className="relative flex shrink-0 items-center gap-1 pr-2.5 pl-2 font-medium"
-                  style={{ width: widthOf(c) }}
-                >
-                  <span className="truncate">{columnLabel(c)}</span>
-                  <ColumnMenu column={c} sort={sort} onSort={onSort} onHide={() => onHide(c.field)} />
-                  <ResizeHandle
-                    column={c}
-                    width={widthOf(c)}
-                    onResize={(width) => table.setColumnSizing((old) => ({ ...old, [c.field]: width }))}
-                    onPointerResize={headers[i]?.getResizeHandler()}
-                  />
-                </th>
-              );
-            })}
-            <th
-              scope="col"
-              aria-colindex={colCount}
-              className="flex shrink-0 items-center px-2"
-              style={{ width: ACTIONS_WIDTH }}
-            >
-              <span className="sr-only">{messages.databaseRowActions}</span>
-            </th>
-          </tr>
-        </thead>
+        <GridHeader
+          columns={columns}
+          widths={widths}
+          totalWidth={totalWidth}
+          colCount={colCount}
+          sort={sort}
+          actions={headerActions}
+        />
         <tbody className="relative grid" style={{ height: virtualizer.getTotalSize(), width: totalWidth }}>
           {virtualizer.getVirtualItems().map((item) => {
             const r = item.index;
@@ -298,101 +306,20 @@ export function RecordsTable({
                 </tr>
               );
             }
-            const cellProps = (col: number) => ({
-              "aria-colindex": col + 1,
-              "data-cell": `${r}:${col}`,
-              tabIndex: at.row === r && at.col === col ? 0 : -1,
-              onFocus: () => setActive({ row: r, col }),
-              onDoubleClick: () => startEdit({ row: r, col }),
-            });
             return (
-              <tr
+              <GridRow
                 key={row.record.id}
-                aria-rowindex={r + 2}
-                data-state={row.pending ? "pending" : undefined}
-                className={cn("absolute left-0 flex border-t border-border", row.pending && "bg-accent/40")}
-                style={{
-                  height: TABLE_ROW_HEIGHT,
-                  transform: `translateY(${item.start}px)`,
-                  width: totalWidth,
-                }}
-              >
-                {columns.map((c, col) => {
-                  const value = cellOf(row.record, c.field);
-                  const isEditing = editing?.row === r && editing.col === col && !inDialog;
-                  return (
-                    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: a td of a grid is a gridcell, which may be read-only
-                    <td
-                      key={c.field}
-                      {...cellProps(col)}
-                      aria-readonly={c.readOnly || undefined}
-                      className={cn(
-                        "flex shrink-0 items-center overflow-hidden px-2 whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset",
-                        c.readOnly && "text-muted-foreground",
-                        isEditing && "px-0.5 py-0.5",
-                      )}
-                      style={{ width: widthOf(c) }}
-                    >
-                      {isEditing ? (
-                        <InlineEditor
-                          column={c}
-                          value={value}
-                          onCancel={stopEdit}
-                          onSave={(v) => {
-                            onSaveCell(row, c.field, v);
-                            stopEdit();
-                          }}
-                        />
-                      ) : (
-                        <span className="min-w-0 truncate">
-                          {row.pending && c.readOnly ? null : <CellValue column={c} value={value} />}
-                        </span>
-                      )}
-                    </td>
-                  );
-                })}
-                <td
-                  {...cellProps(columns.length)}
-                  className="flex shrink-0 items-center gap-1 px-1 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
-                  style={{ width: ACTIONS_WIDTH }}
-                >
-                  {row.pending ? (
-                    <>
-                      <span className="truncate text-xs font-medium text-foreground">
-                        {messages.databaseRowPending}
-                      </span>
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        tabIndex={-1}
-                        aria-label={messages.databaseSaveRow}
-                        onClick={onSaveNew}
-                      >
-                        <CheckIcon aria-hidden />
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        tabIndex={-1}
-                        aria-label={messages.databaseDiscardRow}
-                        onClick={onDiscardNew}
-                      >
-                        <XIcon aria-hidden />
-                      </Button>
-                    </>
-                  ) : (
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      tabIndex={-1}
-                      aria-label={messages.databaseDeleteRecord}
-                      onClick={() => onDelete(row)}
-                    >
-                      <Trash2Icon aria-hidden />
-                    </Button>
-                  )}
-                </td>
-              </tr>
+                record={row.record}
+                pending={row.pending}
+                index={r}
+                start={item.start}
+                columns={columns}
+                widths={widths}
+                totalWidth={totalWidth}
+                activeCol={at.row === r ? at.col : -1}
+                editingCol={editing?.row === r && !inDialog ? editing.col : -1}
+                actions={actions}
+              />
             );
           })}
         </tbody>
@@ -462,3 +389,196 @@ function ResizeHandle({
     />
   );
 }
+
+type RowActions = {
+  focus: (cell: Cell) => void;
+  edit: (cell: Cell) => void;
+  save: (row: TableRow, field: string, value: unknown) => void;
+  cancel: () => void;
+  remove: (row: TableRow) => void;
+  saveNew: () => void;
+  discardNew: () => void;
+};
+
+/** One record's row: its typed cells, then its actions (delete; save or discard while pending). */
+const GridRow = memo(function GridRow({
+  record,
+  pending,
+  index: r,
+  start,
+  columns,
+  widths,
+  totalWidth,
+  activeCol,
+  editingCol,
+  actions,
+}: {
+  record: EntityRecordView;
+  pending: boolean;
+  index: number;
+  start: number;
+  columns: TableColumn[];
+  widths: number[];
+  totalWidth: number;
+  /** The active cell's column when it is in this row (the row's one tab stop), else -1. */
+  activeCol: number;
+  /** The column edited in place in this row, else -1. */
+  editingCol: number;
+  actions: RowActions;
+}) {
+  const row: TableRow = { record, pending };
+  const cellProps = (col: number) => ({
+    "aria-colindex": col + 1,
+    "data-cell": `${r}:${col}`,
+    tabIndex: activeCol === col ? 0 : -1,
+    onFocus: () => actions.focus({ row: r, col }),
+    onDoubleClick: () => actions.edit({ row: r, col }),
+  });
+  return (
+    <tr
+      aria-rowindex={r + 2}
+      data-state={pending ? "pending" : undefined}
+      className={cn("absolute left-0 flex border-t border-border", pending && "bg-accent/40")}
+      style={{ height: TABLE_ROW_HEIGHT, transform: `translateY(${start}px)`, width: totalWidth }}
+    >
+      {columns.map((c, col) => {
+        const value = cellOf(record, c.field);
+        const isEditing = editingCol === col;
+        return (
+          // biome-ignore lint/a11y/useAriaPropsSupportedByRole: a td of a grid is a gridcell, which may be read-only
+          <td
+            key={c.field}
+            {...cellProps(col)}
+            aria-readonly={c.readOnly || undefined}
+            className={cn(
+              "flex shrink-0 items-center overflow-hidden px-2 whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset",
+              c.readOnly && "text-muted-foreground",
+              isEditing && "px-0.5 py-0.5",
+            )}
+            style={{ width: widths[col] }}
+          >
+            {isEditing ? (
+              <InlineEditor
+                column={c}
+                value={value}
+                onCancel={actions.cancel}
+                onSave={(v) => actions.save(row, c.field, v)}
+              />
+            ) : (
+              <span className="min-w-0 truncate">
+                {pending && c.readOnly ? null : <CellValue column={c} value={value} />}
+              </span>
+            )}
+          </td>
+        );
+      })}
+      <td
+        {...cellProps(columns.length)}
+        className="flex shrink-0 items-center gap-1 px-1 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
+        style={{ width: ACTIONS_WIDTH }}
+      >
+        {pending ? (
+          <>
+            <span className="truncate text-xs font-medium text-foreground">
+              {messages.databaseRowPending}
+            </span>
+            <Button
+              variant="ghost"
+              size="icon"
+              tabIndex={-1}
+              aria-label={messages.databaseSaveRow}
+              onClick={actions.saveNew}
+            >
+              <CheckIcon aria-hidden />
+            </Button>
+            <Button
+              variant="ghost"
+              size="icon"
+              tabIndex={-1}
+              aria-label={messages.databaseDiscardRow}
+              onClick={actions.discardNew}
+            >
+              <XIcon aria-hidden />
+            </Button>
+          </>
+        ) : (
+          <Button
+            variant="ghost"
+            size="icon"
+            tabIndex={-1}
+            aria-label={messages.databaseDeleteRecord}
+            onClick={() => actions.remove(row)}
+          >
+            <Trash2Icon aria-hidden />
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+});
+
+type HeaderActions = {
+  sort: (sort: GridSort) => void;
+  hide: (field: string) => void;
+  resize: (field: string, width: number) => void;
+  /** A drag (mouse or touch) on the separator of the column at this index. */
+  drag: (index: number, event: unknown) => void;
+};
+
+/** The header row: each column's name, menu and separator, then the actions column. */
+const GridHeader = memo(function GridHeader({
+  columns,
+  widths,
+  totalWidth,
+  colCount,
+  sort,
+  actions,
+}: {
+  columns: TableColumn[];
+  widths: number[];
+  totalWidth: number;
+  colCount: number;
+  sort: GridSort | null;
+  actions: HeaderActions;
+}) {
+  return (
+    <thead className="sticky top-0 z-10 grid" style={{ width: totalWidth }}>
+      <tr
+        aria-rowindex={1}
+        className="flex bg-muted text-left text-xs text-foreground"
+        style={{ height: TABLE_ROW_HEIGHT }}
+      >
+        {columns.map((c, i) => {
+          const sorted = sort?.field === c.field ? sort.direction : null;
+          return (
+            <th
+              key={c.field}
+              scope="col"
+              aria-colindex={i + 1}
+              aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
+              className="relative flex shrink-0 items-center gap-1 pr-2.5 pl-2 font-medium"
+              style={{ width: widths[i] }}
+            >
+              <span className="truncate">{columnLabel(c)}</span>
+              <ColumnMenu column={c} sort={sort} onSort={actions.sort} onHide={() => actions.hide(c.field)} />
+              <ResizeHandle
+                column={c}
+                width={widths[i]!}
+                onResize={(width) => actions.resize(c.field, width)}
+                onPointerResize={(event) => actions.drag(i, event)}
+              />
+            </th>
+          );
+        })}
+        <th
+          scope="col"
+          aria-colindex={colCount}
+          className="flex shrink-0 items-center px-2"
+          style={{ width: ACTIONS_WIDTH }}
+        >
+          <span className="sr-only">{messages.databaseRowActions}</span>
+        </th>
+      </tr>
+    </thead>
+  );
+});

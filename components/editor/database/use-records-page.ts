@@ -52,7 +52,7 @@ export function useRecordsPage(url: string, sort: string | null) {
       if (!keepRows) setState({ phase: "loading" });
       try {
         const page = await apiFetch<EntityRecordPage>(query(null));
-        if (mine === generation.current) setState({ phase: "ready", ...page, sort });
+        if (mine === generation.current) setState({ phase: "ready", ...page, total: page.total ?? 0, sort });
       } catch {
         if (mine === generation.current) setState({ phase: "error" });
       }
@@ -83,9 +83,10 @@ export function useRecordsPage(url: string, sort: string | null) {
         if (s.phase !== "ready") return s;
         // A row added here meanwhile may come again in a later page: shown once.
         const have = new Set(s.records.map((r) => r.id));
+        // A later page has no count: the first page's stands, kept by the panel's adds and deletes.
         return {
           ...s,
-          ...page,
+          nextCursor: page.nextCursor,
           records: [...s.records, ...page.records.filter((r) => !have.has(r.id))],
         };
       });
