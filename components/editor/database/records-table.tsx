@@ -108,7 +108,9 @@ export function RecordsTable({
     count: rows.length + (hasMore ? 1 : 0),
     getScrollElement: () => scrollRef.current,
     estimateSize: () => TABLE_ROW_HEIGHT,
-    overscan: 8,
+    // Rows drawn beyond the view, each side: enough for a fast wheel (a few rows a frame), and
+    // few, since a jump (a drag of the scrollbar) draws every row anew (bench/space-grid-scroll.ts).
+    overscan: 4,
   });
   const colCount = columns.length + 1;
   const widthOf = (c: TableColumn) => table.getColumn(c.field)?.getSize() ?? c.width;
@@ -439,7 +441,13 @@ const GridRow = memo(function GridRow({
       aria-rowindex={r + 2}
       data-state={pending ? "pending" : undefined}
       className={cn("absolute left-0 flex border-t border-border", pending && "bg-accent/40")}
-      style={{ height: TABLE_ROW_HEIGHT, transform: `translateY(${start}px)`, width: totalWidth }}
+      // Contained: a row's layout and paint are its own, so the rows a scroll adds leave the others be.
+      style={{
+        height: TABLE_ROW_HEIGHT,
+        transform: `translateY(${start}px)`,
+        width: totalWidth,
+        contain: "strict",
+      }}
     >
       {columns.map((c, col) => {
         const value = cellOf(record, c.field);
