@@ -69,6 +69,9 @@ type FrameRun = {
   /** Frames at the end of the loaded rows, waiting for the next page. */
   waitingFrames: number;
   seconds: number;
+  /** Main-thread tasks over 50 ms (the Long Tasks API) while the frames ran: their count and time. */
+  longTasks: number;
+  longTaskMs: number;
 };
 
 function summary(label: string, run: FrameRun, baseline?: FrameRun): string {
@@ -158,7 +161,16 @@ async function gridFrames(
           loadedRows: 0,
           waitingFrames: 0,
           seconds: 0,
+          longTasks: 0,
+          longTaskMs: 0,
         };
+        const observer = new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) {
+            run.longTasks++;
+            run.longTaskMs += e.duration;
+          }
+        });
+        observer.observe({ type: "longtask" });
         const started = performance.now();
         let last = started;
         let jumped = 0;
@@ -203,6 +215,7 @@ async function gridFrames(
           requestAnimationFrame(frame);
         };
         const done = (count: number) => {
+          observer.disconnect();
           run.loadedRows = count;
           run.seconds = (performance.now() - started) / 1000;
           resolve(run);
@@ -239,6 +252,8 @@ async function baselineFrames(page: Page, height: number, frames: number): Promi
           loadedRows: Math.floor(height / rowPx),
           waitingFrames: 0,
           seconds: 0,
+          longTasks: 0,
+          longTaskMs: 0,
         };
         const started = performance.now();
         let last = started;
@@ -293,7 +308,7 @@ export async function runGridScrollBench(
       .getByRole("button", { name: messages.editorMenuDatabase })
       .click();
     const grid = page.getByRole("grid", { name: `${messages.databaseRecords}: Order` });
-    await grid.locator('tr[aria-rowindex="2"]').waitFor();
+    await grid.locator('tr[aria-rowindex="2"]').waitFor({ timeout: 120_000 });
     const header = await page
       .getByText(new RegExp(`^${messages.databaseRecordsCount.replace("{count}", "[\\d,]+")}$`))
       .textContent();
@@ -320,11 +335,13 @@ export async function runGridScrollBench(
     log(
       `  ${scroll.seconds.toFixed(1)} s, ${scroll.loadedRows.toLocaleString("en")} rows loaded by then (${(scroll.loadedRows / scroll.seconds).toFixed(0)} rows/s); ` +
         `${scroll.waitingFrames} frames at the end of the loaded rows waiting for a page; ` +
-        `blank rows in view: ${scroll.blankRows} of ${scroll.expectedRows} (${scroll.blankFrames} frames); rows in the page at most ${scroll.maxDomRows}`,
+        `blank rows in view: ${scroll.blankRows} of ${scroll.expectedRows} (${scroll.blankFrames} frames); rows in the page at most ${scroll.maxDomRows}; ` +
+        `main-thread tasks over 50 ms: ${scroll.longTasks} (${scroll.longTaskMs.toFixed(0)} ms in all)`,
     );
     log(summary(`jump scroll (${JUMPS} jumps, one a frame, within the loaded rows)`, jump, baseline));
     log(
-      `  blank rows in view: ${jump.blankRows} of ${jump.expectedRows} (${jump.blankFrames} frames: a jump's rows are rendered by the next frame); rows in the page at most ${jump.maxDomRows}`,
+      `  blank rows in view: ${jump.blankRows} of ${jump.expectedRows} (${jump.blankFrames} frames: a jump's rows are rendered by the next frame); rows in the page at most ${jump.maxDomRows}; ` +
+        `main-thread tasks over 50 ms: ${jump.longTasks} (${jump.longTaskMs.toFixed(0)} ms in all)`,
     );
     log(
       `page requests (GET .../records?limit=100, as the browser timed them): ${pageTimes.length}, p50 ${ms(median(pageTimes))}, p95 ${ms(percentile(pageTimes, 95))}`,
