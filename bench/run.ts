@@ -15,6 +15,7 @@ import { commandLine, processTree, ticksPerSecond, treeCpuMicros } from "./cpu";
 import { firstLoadReport } from "./first-load";
 import { buildReason, type NextServer, nextBuild, startNext } from "./next-server";
 import { runFirstByteBench } from "./run-first-byte";
+import { runGridScrollBench } from "./space-grid-scroll";
 import { median } from "./stats";
 
 // npm run bench - against one production server, in this run, server CPU per request:
@@ -62,11 +63,16 @@ import { median } from "./stats";
 // every row visible in the panel, against COPY of the same rows into the same table; and the spec's
 // pattern of 10-row bulk creates beside it.
 //
-// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import (several comma-separated) runs only those
-// parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone.
+// Then scrolling the Database panel's records grid of 100,000 records in headless Chromium
+// (bench/space-grid-scroll.ts): frame times of continuous and jump scrolling against a plain
+// scrolling div of the same height, blank rows in view, rows in the page.
+//
+// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import|grid (several comma-separated) runs only those
+// parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone. BENCH_PORT and
+// BENCH_PG_PORT move the server and the embedded PostgreSQL (default 3300 and 54359).
 
-const PORT = 3300;
-const PG_PORT = 54359;
+const PORT = Number(process.env.BENCH_PORT ?? 3300);
+const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 54359);
 const DB_NAME = "bench";
 // Server CPU budgets, as multiples of the bare route doing the same database work. A save cannot
 // come near the bare UPDATE: before writing it must read the session and the app (access check)
@@ -88,6 +94,7 @@ const PARTS = [
   "data",
   "panel",
   "import",
+  "grid",
 ] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
@@ -238,6 +245,12 @@ async function main() {
   if (wants("data")) await benchInChild("bench/app-data.ts", databaseUrl, { NODE_ENV: "production" });
   if (wants("panel")) await benchInChild("bench/space-panel.ts", databaseUrl, { NODE_ENV: "production" });
   if (wants("import")) await benchInChild("bench/csv-import.ts", databaseUrl, { NODE_ENV: "production" });
+  if (wants("grid")) {
+    await runGridScrollBench(
+      (extra) => startBuilt({ ...serverEnv(), ...extra }, "/api/openapi.json"),
+      databaseUrl,
+    );
+  }
 }
 
 const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });

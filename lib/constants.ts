@@ -338,6 +338,8 @@ export const SPACE_PROMPT_HISTORY_MESSAGES = 20;
 /** A page of an entity's records in the Database panel (GET .../entities/{entity}/records). */
 export const ENTITY_RECORDS_PAGE = 50;
 export const ENTITY_RECORDS_PAGE_MAX = 200;
+/** The longest field name a records list may be sorted by (?sort=); longer ones are no field. */
+export const ENTITY_SORT_FIELD_MAX = 200;
 /** Records one insert_entity_records action of the chat may add, and the size of each as JSON. */
 export const ENTITY_RECORDS_PER_ACTION_MAX = 100;
 export const ENTITY_RECORD_BYTES_MAX = 10_000;
@@ -367,6 +369,10 @@ export const TABLE_VIEW_HEIGHT = 480;
  */
 export const TABLE_BULK_DELETE_CHUNK = 5;
 export const TABLE_BULK_DELETE_PAUSE_MS = 200;
+/** Pixels a column's width changes by per arrow key on its separator. */
+export const TABLE_COLUMN_RESIZE_STEP = 10;
+/** The next page of records loads when the grid shows a row this close to the last loaded one. */
+export const TABLE_LOAD_AHEAD_ROWS = 30;
 
 /**
  * The free plan every account starts on (the accounts table's default) and the plan of an app

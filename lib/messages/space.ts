@@ -217,6 +217,8 @@ export const spaceMessages = {
   spaceEntityInvalid: "The entity {name} must be a JSON object",
   entityNotFound: "Entity not found",
   entityRecordNotFound: "Record not found",
+  entityRecordSortInvalid: "Records can be sorted by one of the entity's fields only",
+  entityRecordCursorInvalid: "This page cursor is not valid: list the records again from the first page",
   spaceEntityNameInvalid: "The entity name {name} is not valid",
   chatAnswerNotStreaming: "This answer is not being written any more",
   // The preview of a version (lib/space/preview; our own wording)

@@ -333,15 +333,15 @@ test("the records grid: each cell kind edited, a row added, keyboard moves; axe 
   await expect(cell(1, 6)).toHaveText('{"a":1}');
   await expect(cell(1, 2).locator("time")).toHaveText(/\d{1,2}:\d\d (AM|PM)$/);
 
-  // The grid is one tab stop; the arrows move the active cell.
-  await expect(grid.locator('[tabindex="0"]')).toHaveCount(1);
+  // The rows are one tab stop (the header's menus and separators are their own); the arrows move the active cell.
+  await expect(grid.locator('tbody [tabindex="0"]')).toHaveCount(1);
   await cell(1, 3).click();
   await expect(cell(1, 3)).toBeFocused();
   await page.keyboard.press("ArrowRight");
   await expect(cell(1, 4)).toBeFocused();
   await page.keyboard.press("ArrowLeft");
   await expect(cell(1, 3)).toBeFocused();
-  await expect(grid.locator('[tabindex="0"]')).toHaveCount(1);
+  await expect(grid.locator('tbody [tabindex="0"]')).toHaveCount(1);
 
   // Text: Enter edits, Escape cancels, Enter saves.
   await page.keyboard.press("Enter");
@@ -587,6 +587,8 @@ const countItems = async (appId: string) =>
 test("bulk delete: ticked rows deleted 5 at a time with a progress bar, Cancel stops it; 'No data to export'; 375 px", async ({
   page,
 }, testInfo) => {
+  // Axe in both themes, twice, on a busy machine takes a while.
+  test.setTimeout(150_000);
   const builder = await createBuilder({ plan: "explorer" });
   const { appId } = await createApp(builder, { type: "space", header: `Bulk ${tag()}` });
   await seedVersion(appId, builder.accountId!, { "entities/Item.json": ITEM_ENTITY }, { current: true });
@@ -681,4 +683,149 @@ test("bulk delete: ticked rows deleted 5 at a time with a progress bar, Cancel s
   expect(overflow).toBeLessThanOrEqual(0);
   await expectNoA11yViolationsInBothThemes(page, "bulk delete at 375 px", undefined, SPACE_PREVIEW_FRAME);
   await page.screenshot({ path: testInfo.outputPath("bulk-375.png"), fullPage: true });
+});
+
+// Sorting, hiding and showing columns, resizing one with the keyboard, and loading on scroll, on
+// an entity of 250 records (the grid holds the first 100, then loads the next as it nears them).
+const LEDGER_ENTITY = JSON.stringify({
+  name: "Ledger",
+  type: "object",
+  properties: { name: { type: "string" }, amount: { type: "number" } },
+});
+const LEDGER_ROWS = 250;
+
+test("the records grid: column menus sort and hide, Columns shows again, keyboard resize, loading on scroll; kept across a reload", async ({
+  page,
+}) => {
+  // Axe in both themes on a busy machine takes a while.
+  test.setTimeout(150_000);
+  const builder = await createBuilder({ plan: "explorer" });
+  const { appId } = await createApp(builder, { type: "space", header: `Ledger ${tag()}` });
+  await seedVersion(appId, builder.accountId!, { "entities/Ledger.json": LEDGER_ENTITY }, { current: true });
+  // Names ascending with the amounts descending, created newest last.
+  await sql(
+    `INSERT INTO entity_records (app_id, entity, creator_id, data, created_at)
+     SELECT $1, 'Ledger', NULL, jsonb_build_object('name', 'Entry ' || lpad(g::text, 3, '0'), 'amount', ${LEDGER_ROWS} - g),
+       now() - (${LEDGER_ROWS} - g) * interval '1 second'
+     FROM generate_series(1, ${LEDGER_ROWS}) g`,
+    [appId],
+  );
+  await logInAsBuilder(page, builder);
+  await new SpaceChatPage(page, appId).goto();
+  await openDatabase(page);
+
+  const grid = page.getByRole("grid", { name: `${messages.databaseRecords}: Ledger` });
+  const box = grid.locator("xpath=..");
+  // The name's cell of a row by its index (the header is 1), wherever columns are hidden.
+  const nameCell = (rowIndex: number) =>
+    grid
+      .locator(`tr[aria-rowindex="${rowIndex}"]`)
+      .getByRole("gridcell")
+      .filter({ hasText: /^Entry \d{3}$/ });
+  // Every record is counted; the grid renders only the rows in view.
+  await expect(
+    page.getByText(fillTemplate(messages.databaseRecordsCount, { count: LEDGER_ROWS })),
+  ).toBeVisible();
+  await expect(nameCell(2)).toHaveText("Entry 250");
+  expect(await grid.locator("tbody tr").count()).toBeLessThan(40);
+
+  // Sort with the keyboard: the name column's menu, Sort ascending.
+  const menuOf = (field: string) =>
+    grid.getByRole("button", { name: fillTemplate(messages.databaseColumnMenu, { field }) });
+  await menuOf("name").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("menu")).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: messages.databaseSortAscending })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("menu")).toBeHidden();
+  await expect(menuOf("name")).toBeFocused();
+  await expect(grid.getByRole("columnheader", { name: "name" })).toHaveAttribute("aria-sort", "ascending");
+  await expect(nameCell(2)).toHaveText("Entry 001");
+  await expect(nameCell(3)).toHaveText("Entry 002");
+  // By amount, descending: the server's order (numbers as numbers).
+  await menuOf("amount").click();
+  await page.getByRole("menuitem", { name: messages.databaseSortDescending }).click();
+  await expect(grid.locator(`tr[aria-rowindex="2"]`).getByRole("gridcell").nth(4)).toHaveText("249");
+  await expect(grid.locator(`tr[aria-rowindex="3"]`).getByRole("gridcell").nth(4)).toHaveText("248");
+  await expect(grid.getByRole("columnheader", { name: "name" })).not.toHaveAttribute("aria-sort", /./);
+
+  // Loading on scroll: scrolled to the end of what is loaded, the next page comes, until the last row.
+  await expect(grid.locator('[data-state="loading"]')).toHaveCount(0);
+  for (let i = 0; i < 20; i++) {
+    await box.evaluate((e) => e.scrollTo({ top: e.scrollHeight }));
+    if (await grid.locator(`tr[aria-rowindex="${LEDGER_ROWS + 1}"]`).isVisible()) break;
+    await page.waitForTimeout(150);
+  }
+  await expect(
+    grid
+      .locator(`tr[aria-rowindex="${LEDGER_ROWS + 1}"]`)
+      .getByRole("gridcell")
+      .nth(4),
+  ).toHaveText("0");
+  await expect(grid.locator('[data-state="loading"]')).toHaveCount(0);
+  expect(await grid.locator("tbody tr").count()).toBeLessThan(40);
+
+  // Hide a column from its menu: the focus goes to the Columns menu, which shows it again.
+  const columnsButton = page.getByRole("button", { name: new RegExp(`^${messages.databaseColumns}`) });
+  await menuOf("amount").click();
+  await page.getByRole("menuitem", { name: messages.databaseHideColumn }).click();
+  await expect(menuOf("amount")).toHaveCount(0);
+  await expect(columnsButton).toBeFocused();
+  await page.keyboard.press("Enter");
+  const amountItem = page.getByRole("menuitemcheckbox", { name: "amount", exact: true });
+  await expect(amountItem).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByRole("menuitemcheckbox", { name: "name", exact: true })).toHaveAttribute(
+    "aria-checked",
+    "true",
+  );
+  await amountItem.click();
+  await expect(amountItem).toHaveAttribute("aria-checked", "true");
+  await page.getByRole("menuitemcheckbox", { name: "id", exact: true }).click();
+  await page.keyboard.press("Escape");
+  await expect(menuOf("amount")).toHaveCount(1);
+  await expect(menuOf("id")).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath("records-grid-columns.png") });
+
+  // Resize with the keyboard: the name column's separator, a step per arrow, within 50 and 400.
+  const separator = grid.getByRole("separator", {
+    name: fillTemplate(messages.databaseResizeColumn, { field: "name" }),
+  });
+  const header = grid.getByRole("columnheader", { name: "name" });
+  await expect(separator).toHaveAttribute("aria-valuenow", "100");
+  await expect(separator).toHaveAttribute("aria-valuemin", "50");
+  await expect(separator).toHaveAttribute("aria-valuemax", "400");
+  await separator.focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(separator).toHaveAttribute("aria-valuenow", "120");
+  expect(Math.round((await header.boundingBox())!.width)).toBe(120);
+  for (let i = 0; i < 10; i++) await page.keyboard.press("ArrowLeft");
+  await expect(separator).toHaveAttribute("aria-valuenow", "50");
+  await page.keyboard.press("End");
+  await expect(separator).toHaveAttribute("aria-valuenow", "400");
+  await expect(separator).toBeFocused();
+
+  // The keyboard alone loads on: down from the first row, past the 100 loaded.
+  await menuOf("name").click();
+  await page.getByRole("menuitem", { name: messages.databaseSortAscending }).click();
+  await expect(nameCell(2)).toHaveText("Entry 001");
+  await nameCell(2).click();
+  for (let i = 0; i < 12; i++) await page.keyboard.press("PageDown");
+  await page.keyboard.press("ArrowDown");
+  const focusedRow = async () =>
+    Number(await page.evaluate(() => document.activeElement?.closest("tr")?.getAttribute("aria-rowindex")));
+  await expect.poll(focusedRow).toBeGreaterThanOrEqual(102);
+  await expect(page.locator(":focus")).toHaveText(/^Entry 1\d\d$/);
+
+  await expectNoA11yViolationsInBothThemes(
+    page,
+    "records grid with column menus",
+    'section[aria-labelledby="entity-Ledger"]',
+  );
+
+  // The sort and the hidden columns are kept in this browser.
+  await page.reload();
+  await expect(nameCell(2)).toHaveText("Entry 001");
+  await expect(grid.getByRole("columnheader", { name: "name" })).toHaveAttribute("aria-sort", "ascending");
+  await expect(menuOf("id")).toHaveCount(0);
 });

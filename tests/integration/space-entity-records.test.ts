@@ -158,7 +158,8 @@ describe("the Database panel's record routes", () => {
     for (;;) {
       const page = await records(app, b, "Task", query);
       expect(page.status).toBe(200);
-      expect(page.json.total).toBe(5);
+      // Counted with the first page; a later one (with a cursor) leaves the count to it.
+      expect(page.json.total).toBe(query === "?limit=2" ? 5 : null);
       seen.push(...page.json.records.map((r) => String(r.data.title)));
       if (!page.json.nextCursor) break;
       query = `?limit=2&cursor=${encodeURIComponent(page.json.nextCursor)}`;

@@ -1,7 +1,7 @@
 "use client";
 
 import { DownloadIcon, PlusIcon } from "lucide-react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
@@ -10,14 +10,16 @@ import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import type { EntityView } from "@/lib/space/entities";
-import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-records";
+import type { EntityRecordView } from "@/lib/space/entity-records";
 import { tableColumns } from "@/lib/space/table-columns";
 import { fillTemplate } from "@/lib/text";
 import { BulkDeleteBar } from "./bulk-delete-bar";
+import { ColumnsMenu } from "./column-menu";
 import { CsvImportButton } from "./import/csv-import";
-import { LoadMoreButton } from "./load-more-button";
 import { RecordsTable, type TableRow } from "./records-table";
 import { useBulkDelete } from "./use-bulk-delete";
+import { sortParam, useGridView } from "./use-grid-view";
+import { useRecordsPage } from "./use-records-page";
 
 /** The new row's key until the server gives it its id. */
 const PENDING_ID = "00000000-0000-0000-0000-000000000000";
@@ -28,58 +30,37 @@ function serverReason(e: unknown, field?: string): string | undefined {
   return field === undefined || e.message.includes(field) ? e.message : undefined;
 }
 
-type State =
-  | { phase: "loading" }
-  | { phase: "error" }
-  | { phase: "ready"; records: EntityRecordView[]; total: number; nextCursor: string | null };
-
 const base = (appId: string, entity: string) =>
   `/api/apps/${encodeURIComponent(appId)}/entities/${encodeURIComponent(entity)}`;
 
 /**
- * An entity's records, newest first (createdAt descending), in a grid with a typed column per field
- * of the schema, 50 at a time with Load more; cells edited in place (saved at once, put back if the
- * server refuses), rows added (a pending row at the top until created), deleted after a confirm,
- * and Export CSV ({entity}_export_{date}.csv).
+ * An entity's records in a grid with a typed column per field of the schema, newest first unless
+ * a column's menu sorts them (by the server), the next page loaded as the grid is scrolled near its
+ * end; columns hidden and shown again (the Columns menu), the sort and the hidden columns kept in
+ * this browser per entity; cells edited in place (saved at once, put back if the server refuses),
+ * rows added (a pending row at the top until created), deleted after a confirm, and Export CSV
+ * ({entity}_export_{date}.csv). The header counts every record of the entity.
  */
 export function RecordsSection({ appId, entity }: { appId: string; entity: EntityView }) {
-  const [state, setState] = useState<State>({ phase: "loading" });
-  const [loadingMore, setLoadingMore] = useState(false);
   const [deleting, setDeleting] = useState<EntityRecordView | null>(null);
   const [pending, setPending] = useState<EntityRecordView | null>(null);
   const columns = useMemo(() => tableColumns(entity.name, entity.fields), [entity.name, entity.fields]);
+  const { view, setSort, setHidden } = useGridView(appId, entity.name, columns);
+  const shown = useMemo(() => columns.filter((c) => !view.hidden.includes(c.field)), [columns, view.hidden]);
+  const columnsMenuId = useId();
+  const { state, loadingMore, load, loadMore, update } = useRecordsPage(
+    `${base(appId, entity.name)}/records`,
+    sortParam(view.sort),
+  );
 
-  const load = useCallback(async () => {
-    setState({ phase: "loading" });
-    try {
-      const page = await apiFetch<EntityRecordPage>(`${base(appId, entity.name)}/records`);
-      setState({ phase: "ready", ...page });
-    } catch {
-      setState({ phase: "error" });
-    }
-  }, [appId, entity.name]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const patchRecord = (id: string, change: (r: EntityRecordView) => EntityRecordView) =>
+    update((s) => ({ ...s, records: s.records.map((r) => (r.id === id ? change(r) : r)) }));
 
-  const loadMore = async () => {
-    if (state.phase !== "ready" || !state.nextCursor) return;
-    setLoadingMore(true);
-    try {
-      const query = new URLSearchParams({ cursor: state.nextCursor });
-      const page = await apiFetch<EntityRecordPage>(`${base(appId, entity.name)}/records?${query}`);
-      setState({ ...page, phase: "ready", records: [...state.records, ...page.records] });
-    } catch {
-      toast.error(messages.databaseRecordsLoadFailed);
-    } finally {
-      setLoadingMore(false);
-    }
+  // The column's menu goes with it: the focus moves to the Columns menu, where it can come back.
+  const hide = (field: string) => {
+    setHidden(field, true);
+    requestAnimationFrame(() => document.getElementById(columnsMenuId)?.focus());
   };
-
-  const patchRecord = (id: string, update: (r: EntityRecordView) => EntityRecordView) =>
-    setState((s) =>
-      s.phase === "ready" ? { ...s, records: s.records.map((r) => (r.id === id ? update(r) : r)) } : s,
-    );
 
   const rows: TableRow[] =
     state.phase === "ready"
@@ -92,22 +73,18 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
     rows,
     deleteOne: (id) => apiFetch(`${base(appId, entity.name)}/records/${id}`, { method: "DELETE" }),
     onDeleted: (ids) =>
-      setState((s) =>
-        s.phase === "ready"
-          ? { ...s, records: s.records.filter((r) => !ids.includes(r.id)), total: s.total - ids.length }
-          : s,
-      ),
+      update((s) => ({
+        ...s,
+        records: s.records.filter((r) => !ids.includes(r.id)),
+        total: s.total - ids.length,
+      })),
   });
   const [confirmBulk, setConfirmBulk] = useState(false);
 
   const remove = async (record: EntityRecordView) => {
     try {
       await apiFetch(`${base(appId, entity.name)}/records/${record.id}`, { method: "DELETE" });
-      setState((s) =>
-        s.phase === "ready"
-          ? { ...s, records: s.records.filter((r) => r.id !== record.id), total: s.total - 1 }
-          : s,
-      );
+      update((s) => ({ ...s, records: s.records.filter((r) => r.id !== record.id), total: s.total - 1 }));
       toast.success(messages.databaseRecordDeleted);
     } catch {
       toast.error(messages.databaseRecordDeleteFailed);
@@ -146,9 +123,7 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
     try {
       const created = await apiFetch<EntityRecordView>(`${base(appId, entity.name)}/records`, { body: data });
       setPending(null);
-      setState((s) =>
-        s.phase === "ready" ? { ...s, records: [created, ...s.records], total: s.total + 1 } : s,
-      );
+      update((s) => ({ ...s, records: [created, ...s.records], total: s.total + 1 }));
       toast.success(messages.databaseRowCreated);
     } catch (e) {
       toast.error(messages.databaseRowCreateFailed, { description: serverReason(e) });
@@ -177,8 +152,15 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
         />
         <RecordsTable
           label={`${messages.databaseRecords}: ${entity.name}`}
-          columns={columns}
+          columns={shown}
           rows={rows}
+          total={state.total + (pending ? 1 : 0)}
+          hasMore={state.nextCursor !== null}
+          loadingMore={loadingMore}
+          onNearEnd={() => void loadMore()}
+          sort={view.sort}
+          onSort={setSort}
+          onHide={hide}
           onSaveCell={(row, field, value) => void saveCell(row, field, value)}
           onDelete={(row) => setDeleting(row.record)}
           onSaveNew={() => void saveNew()}
@@ -186,7 +168,6 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
           selection={bulk.selection}
           disabled={bulk.run?.ids}
         />
-        {state.nextCursor ? <LoadMoreButton busy={loadingMore} onClick={() => void loadMore()} /> : null}
       </>
     );
   }
@@ -201,13 +182,12 @@ export function RecordsSection({ appId, entity }: { appId: string; entity: Entit
           </span>
         ) : null}
         {state.phase === "ready" ? (
-          <Button
-            variant="outline"
-            size="sm"
-            className="ml-auto"
-            onClick={addRow}
-            disabled={pending !== null}
-          >
+          <span className="ml-auto">
+            <ColumnsMenu id={columnsMenuId} columns={columns} hidden={view.hidden} onToggle={setHidden} />
+          </span>
+        ) : null}
+        {state.phase === "ready" ? (
+          <Button variant="outline" size="sm" onClick={addRow} disabled={pending !== null}>
             <PlusIcon aria-hidden />
             {messages.databaseAddRow}
           </Button>

@@ -10,18 +10,22 @@ export const LONG_TEXT = 50;
 export const isLongText = (value: unknown) =>
   typeof value === "string" && (value.length > LONG_TEXT || value.includes("\n"));
 
+// Made once: toLocaleString with options builds a formatter per call, and a grid scrolled fast
+// formats dozens of dates a frame.
+const DATE_TIME = new Intl.DateTimeFormat("en-US", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  hour12: true,
+});
+
 /** Date and time in the 12-hour format ("Nov 27, 2026, 2:24 PM"); the text itself when it is no date. */
 export function dateTimeText(value: string): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return date.toLocaleString("en-US", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    hour12: true,
-  });
+  return DATE_TIME.format(date);
 }
 
 const isImageUrl = (v: string) => /^https:\/\//i.test(v) || /^data:image\//i.test(v);
