@@ -36,7 +36,7 @@ export default function Home() {
 
   useEffect(() => {
     let live = true;
-    entities.Product.list({ sort: "-releasedAt", limit: 60 })
+    entities.Product.list({ sort: "-createdAt", limit: 60 })
       .then((rows) => live && setProducts(rows))
       .catch((err) => live && setError(err instanceof AppClientError ? err.message : "Something went wrong. Please try again."))
       .finally(() => live && setLoading(false));
