@@ -10,13 +10,16 @@ import { ensureAuthSecret, ensureDatabaseUrl } from "./prepare-env";
 import { seedDemoRuns } from "./seed-analytics";
 import { seedDemoApps } from "./seed-apps";
 import { seedDemoDataSources } from "./seed-data-sources";
+import { seedProductCatalog } from "./seed-product-catalog";
 import { seedSpaceConversation } from "./seed-space";
 import { seedTaskBoard } from "./seed-task-board";
 
 // npm run db:seed - local demo data: an admin builder (who can open /admin/builders), a lite builder, the Demo App with three
 // data sources (scripts/seed-data-sources.ts), and one app of each kind with every panel filled
 // (scripts/seed-apps.ts); demo runs for analytics (scripts/seed-analytics.ts); the published Task
-// board space app with two end users and their tasks (scripts/seed-task-board.ts).
+// board space app with two end users and their tasks (scripts/seed-task-board.ts); the Product
+// catalog space app, its products imported from a CSV file, and a demo secret
+// (scripts/seed-product-catalog.ts).
 export const SEED_PASSWORD = "builder-demo-2026";
 
 async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string }) {
@@ -48,6 +51,7 @@ async function main() {
   demos.push(await seedDemoRuns(app));
   demos.push(await seedSpaceConversation(admin.accountId, admin.userId));
   demos.push(...(await seedTaskBoard(admin.accountId)));
+  demos.push(await seedProductCatalog(admin.accountId, admin.userId));
   console.log(
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
   );

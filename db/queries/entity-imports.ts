@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { db, type Executor } from "../client";
 import { type EntityImport, entityImports, type ImportFailedRow } from "../schema";
 
@@ -22,6 +22,21 @@ export async function findEntityImport(
     .select()
     .from(entityImports)
     .where(and(eq(entityImports.id, id), eq(entityImports.appId, appId), eq(entityImports.entity, entity)));
+  return row;
+}
+
+/** The entity's newest import, if it has one (the demo seed imports its file once). */
+export async function findLatestEntityImport(
+  appId: string,
+  entity: string,
+  ex: Executor = db(),
+): Promise<EntityImport | undefined> {
+  const [row] = await ex
+    .select()
+    .from(entityImports)
+    .where(and(eq(entityImports.appId, appId), eq(entityImports.entity, entity)))
+    .orderBy(desc(entityImports.createdAt))
+    .limit(1);
   return row;
 }
 
