@@ -133,6 +133,8 @@ export class FunctionProcess {
       await proc.exited;
       throw new FunctionStartError(proc, err);
     }
+    // Idle from now, not from its start: a slow start must not make it look idle to the reaper.
+    proc.lastUsed = Date.now();
     return proc;
   }
 

@@ -160,11 +160,10 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
   }
 
   function reap(): void {
-    const now = Date.now();
     for (const [key, entry] of warm) {
       entry.process
         .then((p) => {
-          if (!p.alive || (p.inFlight === 0 && now - p.lastUsed > limits.idleMs)) {
+          if (!p.alive || (p.inFlight === 0 && Date.now() - p.lastUsed > limits.idleMs)) {
             p.kill();
             if (warm.get(key) === entry) warm.delete(key);
           }

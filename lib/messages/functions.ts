@@ -11,5 +11,4 @@ export const functionsMessages = {
   functionImportsRefused: "Functions cannot import other files or packages yet ({specifier})",
   functionNoHandler: "The function must call Deno.serve(handler) or export a default handler",
   functionStartFailed: "The function could not be started",
-  functionEgressRefused: "The function may not reach {host}: {reason}",
 } as const;

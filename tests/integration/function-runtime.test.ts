@@ -420,3 +420,111 @@ describe("the function runtime", () => {
     }
   });
 });
+
+describe("the function runtime's processes", () => {
+  let runtime: FunctionRuntime;
+  const COUNTER = `
+let calls = 0;
+const started = Math.random();
+export default { fetch: () => Response.json({ calls: ++calls, started, env: Deno.env.get("KEY") ?? null }) };
+`;
+  const call = async (code: string, secrets: Record<string, string> = {}, appId = APP_A, name = "f.ts") => {
+    const res = await runtime.call({ appId, name, code, secrets, request: { method: "GET", url: "/" } });
+    const text = new TextDecoder().decode(res.body);
+    return { status: res.status, json: JSON.parse(text) as Json };
+  };
+
+  beforeAll(() => {
+    runtime = createFunctionRuntime({ limits: { idleMs: 1_000 } });
+  });
+  afterAll(() => runtime?.close());
+
+  it(
+    "keeps a process warm between calls, and starts another for new code or new secrets",
+    async () => {
+      const first = await call(COUNTER, { KEY: "one" });
+      const second = await call(COUNTER, { KEY: "one" });
+      expect(second.json).toEqual({ calls: 2, started: first.json.started, env: "one" });
+      const newSecrets = await call(COUNTER, { KEY: "two" });
+      expect(newSecrets.json).toMatchObject({ calls: 1, env: "two" });
+      const newCode = await call(`${COUNTER}\n// v2`, { KEY: "two" });
+      expect(newCode.json).toMatchObject({ calls: 1, env: "two" });
+      // Concurrent calls share the one process.
+      const many = await Promise.all(
+        Array.from({ length: 10 }, () => call(`${COUNTER}\n// v2`, { KEY: "two" })),
+      );
+      expect(new Set(many.map((m) => m.json.started))).toEqual(new Set([newCode.json.started]));
+    },
+    SLOW,
+  );
+
+  it(
+    "stops a process left idle; the next call starts another",
+    async () => {
+      const first = await call(COUNTER, { KEY: "k" }, APP_B, "idle.ts");
+      await vi.waitFor(
+        async () => {
+          const later = await call(COUNTER, { KEY: "k" }, APP_B, "idle.ts");
+          expect(later.json.started).not.toBe(first.json.started);
+        },
+        { timeout: 30_000, interval: 2_500 },
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    "answers with a message when the function fails",
+    async () => {
+      expect(await call("Deno.serve(() => { throw new Error('boom'); });")).toEqual({
+        status: 500,
+        json: { error: { code: "function/error", message: messages.functionThrew } },
+      });
+      expect(await call("Deno.serve(() => 'not a response');")).toEqual({
+        status: 500,
+        json: { error: { code: "function/no-response", message: messages.functionNoResponse } },
+      });
+      expect(await call("export const x = 1;")).toEqual({
+        status: 500,
+        json: { error: { code: "function/start-failed", message: messages.functionNoHandler } },
+      });
+      expect(await call("throw new Error('at start');")).toEqual({
+        status: 500,
+        json: { error: { code: "function/start-failed", message: messages.functionStartFailed } },
+      });
+      expect(runtime.logs(APP_A, "f.ts").join("\n")).toContain("at start");
+      await expect(call("Deno.serve((req) => new Response(")).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringContaining("The function could not be built: 1:"),
+      });
+    },
+    SLOW,
+  );
+
+  it(
+    "gives a process none of our environment and its secrets not through its environment",
+    async () => {
+      const canary = `canary-${Math.random().toString(36).slice(2)}`;
+      expect((await call(COUNTER, { KEY: canary }, APP_B, "env.ts")).json.env).toBe(canary);
+      const ours = readdirSync("/proc")
+        .filter((d) => /^\d+$/.test(d))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(runtime.root);
+          } catch {
+            return false;
+          }
+        });
+      expect(ours.length).toBeGreaterThan(0);
+      for (const pid of ours) {
+        const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        expect(environ).not.toContain("DATABASE_URL");
+        expect(environ).not.toContain("AUTH_SECRET");
+        expect(environ).not.toContain(canary);
+        expect(cmdline).not.toContain(canary);
+      }
+    },
+    SLOW,
+  );
+});
