@@ -105,7 +105,8 @@ export class FunctionProcess {
       });
     });
     this.child.stdin?.on("error", () => {});
-    this.child.stdin?.end(`${JSON.stringify({ token: this.token, secrets: options.secrets })}\n`);
+    // Written, not ended: the harness ends when stdin closes, so no process outlives our server.
+    this.child.stdin?.write(`${JSON.stringify({ token: this.token, secrets: options.secrets })}\n`);
     this.onLine("stderr", () => false);
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("start timeout")), limits.startMs);

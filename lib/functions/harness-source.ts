@@ -10,20 +10,30 @@
 export const HARNESS_SOURCE = String.raw`
 const [portArg, gatewayPortArg, readyLine] = Deno.args;
 
+const stdin = Deno.stdin.readable.getReader();
+
 async function readConfig() {
-  const reader = Deno.stdin.readable.getReader();
+  const reader = stdin;
   const decoder = new TextDecoder();
   let text = "";
   for (;;) {
     const { value, done } = await reader.read();
     if (value) text += decoder.decode(value, { stream: true });
     const end = text.indexOf("\n");
-    if (end >= 0) { reader.releaseLock(); return JSON.parse(text.slice(0, end)); }
+    if (end >= 0) return JSON.parse(text.slice(0, end));
     if (done) return JSON.parse(text);
   }
 }
 
 const config = await readConfig();
+// Our server keeps the other end of stdin open: when it ends, however it ends (even killed), the
+// pipe closes and this process ends too, instead of serving on as an orphan.
+(async () => {
+  try {
+    while (!(await stdin.read()).done);
+  } catch {}
+  Deno.exit(0);
+})();
 for (const [key, value] of Object.entries(config.secrets)) Deno.env.set(key, value);
 const token = config.token;
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -366,6 +367,7 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
         ),
       );
       if (gateway) await (await gateway).close();
+      await rm(root, { recursive: true, force: true });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -525,6 +526,56 @@ export default { fetch: () => Response.json({ calls: ++calls, started, env: Deno
         expect(environ).not.toContain(canary);
         expect(cmdline).not.toContain(canary);
       }
+    },
+    SLOW,
+  );
+});
+
+describe("the function runtime's process limits", () => {
+  it(
+    "ends a process at its CPU time, long before its wall time",
+    async () => {
+      const runtime = createFunctionRuntime({ limits: { processCpuSeconds: 2, wallMs: 90_000 } });
+      try {
+        const res = await runtime.call({
+          appId: APP_A,
+          name: "spin.ts",
+          code: "Deno.serve(() => { for (;;) {} });",
+          secrets: {},
+          request: { method: "GET", url: "/" },
+        });
+        // Killed by the CPU limit (SIGXCPU), long before the wall time.
+        expect(res.status).toBe(502);
+      } finally {
+        await runtime.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    "a server that dies leaves no function process behind",
+    async () => {
+      const child = spawnSync(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "tests/support/function-runtime-child.ts"],
+        { encoding: "utf8", timeout: 90_000 },
+      );
+      const { root, status } = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "{}");
+      expect(status).toBe(200);
+      await vi.waitFor(
+        () => {
+          const left = readdirSync("/proc").filter((pid) => {
+            try {
+              return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(root);
+            } catch {
+              return false;
+            }
+          });
+          expect(left).toEqual([]);
+        },
+        { timeout: 20_000, interval: 250 },
+      );
     },
     SLOW,
   );
