@@ -18,7 +18,6 @@ import {
 } from "@/lib/constants";
 import { hostPortKey } from "@/lib/context/web/address-policy";
 import { type ScraperNetwork, scraperNetworkFromEnv } from "@/lib/context/web/scraper-config";
-import { AppError } from "@/lib/errors";
 import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import { writeFunctionBundle } from "./bundle";
@@ -243,8 +242,9 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
     try {
       proc = await processFor(input);
     } catch (err) {
-      if (err instanceof AppError) throw err;
-      const ended = err instanceof FunctionStartError ? err.process.exitCode : null;
+      // Code that does not build (AppError), or a failure of ours (the gateway): not the function's.
+      if (!(err instanceof FunctionStartError)) throw err;
+      const ended = err.process.exitCode;
       return failure(
         500,
         "function/start-failed",

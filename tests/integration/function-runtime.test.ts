@@ -225,6 +225,19 @@ describe("the function runtime", () => {
   );
 
   it(
+    "takes a GET that comes with a body (its body dropped) and a HEAD",
+    async () => {
+      const get = await benign({ method: "GET", url: "/odd", body: "ignored" });
+      expect(get.status).toBe(200);
+      expect(JSON.parse(new TextDecoder().decode(get.body))).toMatchObject({ method: "GET", body: "" });
+      const head = await benign({ method: "HEAD", url: "/head" });
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
     "refuses a request body over the cap",
     async () => {
       const res = await benign({ method: "POST", url: "/big", body: new Uint8Array(2 * 1024 * 1024) });
