@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { FUNCTION_WALL_MS } from "@/lib/constants";
 import { type CallFunctionInput, createFunctionRuntime, type FunctionRuntime } from "@/lib/functions/runtime";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
@@ -64,7 +65,7 @@ export default async function handler(req: Request): Promise<Response> {
     case "/ffi": return attempt(async () => String(Deno.dlopen("libc.so.6", {})));
     case "/sys": return attempt(async () => Deno.hostname());
     case "/loop": for (;;) {}
-    case "/heap": { const keep: number[][] = []; for (let i = 0; ; i++) keep.push(new Array(1_000_000).fill(i)); }
+    case "/heap": { const keep: number[][] = []; for (let i = 0; ; i++) keep.push(new Array(10_000_000).fill(i)); }
     case "/buffers": {
       // 2 GB in 100 MB buffers, each written (so really allocated): outside V8's heap.
       const keep: Uint8Array[] = [];
@@ -165,7 +166,7 @@ describe("the function runtime", () => {
       res.end(`private data ${CANARY}`);
     });
     runtime = createFunctionRuntime({
-      limits: { wallMs: 8_000 },
+      // The production limits: a full heap takes several seconds on a busy machine, within the wall time.
       // The test's stand-in for a public API listens on loopback: allowed explicitly, this one only.
       testOnlyEgressAllow: [`127.0.0.1:${publicApi.port}`],
     });
@@ -378,7 +379,10 @@ describe("the function runtime", () => {
       const [looped] = await Promise.all([hostile("/loop"), benignStillAnswers()]);
       expect(looped.status).toBe(504);
       expect(looped.json).toEqual({
-        error: { code: "function/timeout", message: fillTemplate(messages.functionTimedOut, { seconds: 8 }) },
+        error: {
+          code: "function/timeout",
+          message: fillTemplate(messages.functionTimedOut, { seconds: FUNCTION_WALL_MS / 1000 }),
+        },
       });
       await benignStillAnswers();
       expect((await hostile("/ok")).json).toEqual({ ok: true });
