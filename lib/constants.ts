@@ -458,6 +458,8 @@ export const FUNCTION_DATA_MB = 1024;
  * is ended here and started again on the next call. One call is bounded by FUNCTION_WALL_MS.
  */
 export const FUNCTION_PROCESS_CPU_SECONDS = 120;
+/** Function processes starting at once (each start is a burst of CPU); more calls wait their turn. */
+export const FUNCTION_STARTS_AT_ONCE = 4;
 /** A warm process unused this long is stopped. */
 export const FUNCTION_IDLE_MS = 5 * 60_000;
 /** Warm processes one server keeps at most; the least recently used idle one goes first. */

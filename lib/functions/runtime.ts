@@ -13,6 +13,7 @@ import {
   FUNCTION_REQUEST_BODY_MAX,
   FUNCTION_RESPONSE_BODY_MAX,
   FUNCTION_START_MS,
+  FUNCTION_STARTS_AT_ONCE,
   FUNCTION_WALL_MS,
   FUNCTION_WARM_MAX,
 } from "@/lib/constants";
@@ -34,6 +35,7 @@ export type FunctionLimits = {
   responseBodyMax: number;
   idleMs: number;
   warmMax: number;
+  startsAtOnce: number;
 };
 
 export const DEFAULT_FUNCTION_LIMITS: FunctionLimits = {
@@ -46,6 +48,7 @@ export const DEFAULT_FUNCTION_LIMITS: FunctionLimits = {
   responseBodyMax: FUNCTION_RESPONSE_BODY_MAX,
   idleMs: FUNCTION_IDLE_MS,
   warmMax: FUNCTION_WARM_MAX,
+  startsAtOnce: FUNCTION_STARTS_AT_ONCE,
 };
 
 /** A call as it reached us: the method, the path and query (or a whole URL), headers, the body. */
@@ -153,6 +156,20 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
   const reaper = setInterval(() => reap(), Math.max(1000, Math.min(limits.idleMs / 2, 30_000)));
   reaper.unref();
 
+  // A few starts at a time: a burst of cold calls to many functions must not start them all at once.
+  let starting = 0;
+  const waiting: (() => void)[] = [];
+  async function startSlot<T>(start: () => Promise<T>): Promise<T> {
+    if (starting >= limits.startsAtOnce) await new Promise<void>((r) => waiting.push(r));
+    starting++;
+    try {
+      return await start();
+    } finally {
+      starting--;
+      waiting.shift()?.();
+    }
+  }
+
   function network(): ScraperNetwork {
     // Who resolves names is the operator's (SCRAPER_DNS_SERVERS); which private hosts the scraper
     // may read is not: functions are builders' code, they reach no private host.
@@ -211,13 +228,15 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
     const gw = await gateway;
     const entry: Warm = {
       version,
-      process: FunctionProcess.start({
-        bundleDir: bundle.dir,
-        denoDir,
-        gatewayPort: gw.port,
-        secrets: input.secrets,
-        limits,
-      }),
+      process: startSlot(() =>
+        FunctionProcess.start({
+          bundleDir: bundle.dir,
+          denoDir,
+          gatewayPort: gw.port,
+          secrets: input.secrets,
+          limits,
+        }),
+      ),
     };
     warm.set(key, entry);
     entry.process.then(

@@ -478,6 +478,17 @@ export default { fetch: () => Response.json({ calls: ++calls, started, env: Deno
   );
 
   it(
+    "starts many cold functions at once, a few at a time, all answering",
+    async () => {
+      const many = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => call(COUNTER, { KEY: `k${i}` }, APP_B, `cold-${i}.ts`)),
+      );
+      expect(many.map((m) => m.json.env)).toEqual(["k0", "k1", "k2", "k3", "k4", "k5"]);
+    },
+    SLOW,
+  );
+
+  it(
     "stops a process left idle; the next call starts another",
     async () => {
       const first = await call(COUNTER, { KEY: "k" }, APP_B, "idle.ts");
