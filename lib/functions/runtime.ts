@@ -16,6 +16,7 @@ import {
   FUNCTION_STARTS_AT_ONCE,
   FUNCTION_WALL_MS,
   FUNCTION_WARM_MAX,
+  SECRET_KEY_PATTERN,
 } from "@/lib/constants";
 import { hostPortKey } from "@/lib/context/web/address-policy";
 import { type ScraperNetwork, scraperNetworkFromEnv } from "@/lib/context/web/scraper-config";
@@ -251,6 +252,10 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
   }
 
   async function call(input: CallFunctionInput): Promise<FunctionResponse> {
+    // Names become Deno's --allow-env list: a comma would grant another variable.
+    for (const key of Object.keys(input.secrets)) {
+      if (!SECRET_KEY_PATTERN.test(key)) throw new Error(`A secret's key is not a variable name: ${key}`);
+    }
     const body = bodyBytes(input.request.body);
     if (body.length > limits.requestBodyMax) {
       return failure(413, "function/request-too-large", "functionRequestTooLarge", {

@@ -503,6 +503,10 @@ export default { fetch: () => Response.json({ calls: ++calls, started, env: Deno
     SLOW,
   );
 
+  it("refuses a secret whose key is not a variable name (it would widen --allow-env)", async () => {
+    await expect(call(COUNTER, { "KEY,DATABASE_URL": "x" })).rejects.toThrow("not a variable name");
+  });
+
   it(
     "answers with a message when the function fails",
     async () => {
