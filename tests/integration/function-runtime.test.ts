@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -608,6 +608,7 @@ describe("the function runtime's process limits", () => {
         },
         { timeout: 20_000, interval: 250 },
       );
+      rmSync(root, { recursive: true, force: true });
     },
     SLOW,
   );
