@@ -441,3 +441,34 @@ export const SECRET_INSTRUCTIONS_MAX = 1000;
 export const SECRETS_PER_APP_MAX = 100;
 /** What stands for a secret's value in every answer: the value itself never leaves the server. */
 export const SECRET_MASK = "••••••";
+
+// ---- Space app backend functions: the contained runtime (lib/functions) ----
+
+/** Bytes of a request's body a function is given at most (webhooks are small). */
+export const FUNCTION_REQUEST_BODY_MAX = 1024 * 1024;
+/** Bytes of a function's answer kept at most; past it the call fails instead. */
+export const FUNCTION_RESPONSE_BODY_MAX = 6 * 1024 * 1024;
+/** Wall time of one call; past it the function's process is killed (an endless loop ends here). */
+export const FUNCTION_WALL_MS = 15_000;
+/** Until a new process serves: Deno's start and the function's module (generous: a busy machine). */
+export const FUNCTION_START_MS = 20_000;
+/** V8's heap of one function's process, in MB: past it V8 stops the process. */
+export const FUNCTION_HEAP_MB = 256;
+/**
+ * The process's data segment (RLIMIT_DATA), in MB: bounds what the heap limit does not
+ * (ArrayBuffers, native buffers). Deno needs a few hundred MB of it to start.
+ */
+export const FUNCTION_DATA_MB = 1024;
+/**
+ * CPU seconds of one process over its whole life (RLIMIT_CPU): a warm process serving many calls
+ * is ended here and started again on the next call. One call is bounded by FUNCTION_WALL_MS.
+ */
+export const FUNCTION_PROCESS_CPU_SECONDS = 120;
+/** Function processes starting at once (each start is a burst of CPU); more calls wait their turn. */
+export const FUNCTION_STARTS_AT_ONCE = 4;
+/** A warm process unused this long is stopped. */
+export const FUNCTION_IDLE_MS = 5 * 60_000;
+/** Warm processes one server keeps at most; the least recently used idle one goes first. */
+export const FUNCTION_WARM_MAX = 32;
+/** Lines of a function's own output (console) kept per process, for its logs. */
+export const FUNCTION_LOG_LINES = 200;

@@ -9,6 +9,7 @@ import { brandingMessages } from "./branding";
 import { dataSourcesMessages } from "./data-sources";
 import { editorMessages } from "./editor";
 import { fieldsMessages } from "./fields";
+import { functionsMessages } from "./functions";
 import { homeMessages } from "./home";
 import { membershipsMessages } from "./memberships";
 import { plansMessages } from "./plans";
@@ -35,6 +36,7 @@ export const messages = {
   ...analyticsMessages,
   ...appDataMessages,
   ...secretsMessages,
+  ...functionsMessages,
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -10,6 +10,7 @@ import { brandingMessages } from "@/lib/messages/branding";
 import { dataSourcesMessages } from "@/lib/messages/data-sources";
 import { editorMessages } from "@/lib/messages/editor";
 import { fieldsMessages } from "@/lib/messages/fields";
+import { functionsMessages } from "@/lib/messages/functions";
 import { homeMessages } from "@/lib/messages/home";
 import { membershipsMessages } from "@/lib/messages/memberships";
 import { plansMessages } from "@/lib/messages/plans";
@@ -30,6 +31,7 @@ const parts = {
   dataSourcesMessages,
   editorMessages,
   fieldsMessages,
+  functionsMessages,
   homeMessages,
   membershipsMessages,
   plansMessages,

@@ -119,12 +119,12 @@ function parseHttpUrl(raw: string): URL {
   return url;
 }
 
-function bareHost(url: URL): string {
+export function bareHost(url: URL): string {
   return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
 }
 
 /** Resolves the URL's host and checks every address; the one to connect to (IPv4 first). */
-async function checkedTarget(
+export async function checkedTarget(
   url: URL,
   network: ScraperNetwork,
   signal: AbortSignal,
@@ -146,7 +146,7 @@ async function checkedTarget(
 }
 
 /** The request's own DNS lookup, answering the address we checked and nothing else. */
-function pinnedLookup(target: ResolvedAddress): LookupFunction {
+export function pinnedLookup(target: ResolvedAddress): LookupFunction {
   return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
