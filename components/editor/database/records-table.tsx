@@ -523,6 +523,11 @@ const ROW_CLASS = "absolute left-0 flex border-t border-border";
 const CELL_CLASS =
   "flex shrink-0 items-center overflow-hidden px-2 whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset";
 const READ_ONLY_CELL_CLASS = `${CELL_CLASS} text-muted-foreground`;
+// A typed value's cell: a line of its own height (the value centred in it, cut short with an
+// ellipsis), no element between the cell and the value.
+const TEXT_CELL_CLASS =
+  "block shrink-0 truncate px-2 leading-[39px] outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset";
+const READ_ONLY_TEXT_CELL_CLASS = `${TEXT_CELL_CLASS} text-muted-foreground`;
 const EDITING_CELL_CLASS = cn(CELL_CLASS, "relative overflow-visible px-0.5 py-0.5");
 const ACTIONS_CELL_CLASS =
   "flex shrink-0 items-center gap-1 px-1 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset";
@@ -638,13 +643,24 @@ const GridRow = memo(function GridRow({
       {columns.map((c, col) => {
         const value = cellOf(record, c.field);
         const isEditing = editingCol === col;
+        const custom = isEditing ? undefined : renderCell?.(row, c);
         return (
           // biome-ignore lint/a11y/useAriaPropsSupportedByRole: a td of a grid is a gridcell, which may be read-only
           <td
             key={c.field}
             {...cellProps(col)}
             aria-readonly={c.readOnly || undefined}
-            className={isEditing ? EDITING_CELL_CLASS : c.readOnly ? READ_ONLY_CELL_CLASS : CELL_CLASS}
+            className={
+              isEditing
+                ? EDITING_CELL_CLASS
+                : custom !== undefined
+                  ? c.readOnly
+                    ? READ_ONLY_CELL_CLASS
+                    : CELL_CLASS
+                  : c.readOnly
+                    ? READ_ONLY_TEXT_CELL_CLASS
+                    : TEXT_CELL_CLASS
+            }
             style={{ width: widths[col] }}
           >
             {isEditing ? (
@@ -654,12 +670,10 @@ const GridRow = memo(function GridRow({
                 onCancel={actions.cancel}
                 onSave={(v) => actions.save(row, c.field, v)}
               />
-            ) : (
-              (renderCell?.(row, c) ?? (
-                <span className="min-w-0 truncate">
-                  {pending && c.readOnly ? null : <CellValue column={c} value={value} />}
-                </span>
-              ))
+            ) : custom !== undefined ? (
+              custom
+            ) : pending && c.readOnly ? null : (
+              <CellValue column={c} value={value} />
             )}
           </td>
         );
