@@ -1,5 +1,5 @@
 import pg from "pg";
-import { chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { messages } from "../lib/messages";
 import { createApp, createBuilder } from "../tests/e2e/support/db";
 import { seedVersion } from "../tests/e2e/support/space";
@@ -22,6 +22,8 @@ import { median, percentile } from "./stats";
 // in the section's header) and the page requests' times as the browser saw them.
 // Run by bench/run.ts (BENCH_ONLY=grid) with the production server; /usr/bin/chromium (or
 // BENCH_CHROMIUM). BENCH_GRID_ROWS (records, default 100000), BENCH_GRID_SCROLL_ROWS (default 5000).
+// BENCH_GRID_PROFILE=1 also profiles both runs (where the main thread's time goes: the trace's
+// events and the JavaScript functions by their own time), printed after the figures.
 
 const RECORDS = Number(process.env.BENCH_GRID_ROWS ?? 100_000);
 const SCROLL_ROWS = Number(process.env.BENCH_GRID_SCROLL_ROWS ?? 5000);
@@ -53,7 +55,73 @@ const ENTITY = JSON.stringify({
   },
 });
 
+const PROFILE = process.env.BENCH_GRID_PROFILE === "1";
+
 const log = (line = "") => console.log(line);
+
+type TraceEvent = {
+  name: string;
+  ph: string;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { name?: string };
+};
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+};
+
+/**
+ * Runs `work` with Chromium's trace and a CPU profile, and prints where the renderer's main thread
+ * spent its time: the trace's events by name (inclusive), the JavaScript by function (self time).
+ */
+async function profiled<T>(browser: Browser, page: Page, label: string, work: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return work();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await browser.startTracing(page, { categories: ["devtools.timeline", "blink", "v8"] });
+  await cdp.send("Profiler.start");
+  const result = await work();
+  const { profile } = (await cdp.send("Profiler.stop")) as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  await cdp.detach();
+  const mainThreads = new Set(
+    trace.traceEvents
+      .filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain")
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byName = new Map<string, number>();
+  for (const e of trace.traceEvents) {
+    if (e.ph !== "X" || !e.dur || !mainThreads.has(`${e.pid}:${e.tid}`)) continue;
+    byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+  }
+  log(
+    `profile of ${label}: trace events on the main thread (inclusive ms, nested ones counted in their parents too)`,
+  );
+  for (const [name, total] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 18)) {
+    log(`  ${total.toFixed(0).padStart(7)} ms  ${name}`);
+  }
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let all = 0;
+  profile.samples.forEach((id, i) => {
+    const n = nodes.get(id)!;
+    const f = n.callFrame;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    all += dt;
+    self.set(key, (self.get(key) ?? 0) + dt);
+  });
+  log(`  JavaScript by self time (of ${all.toFixed(0)} ms sampled):`);
+  for (const [key, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    log(`  ${t.toFixed(0).padStart(7)} ms  ${key}`);
+  }
+  return result;
+}
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** What the page measured in one run of frames. */
@@ -320,8 +388,10 @@ export async function runGridScrollBench(
 
     // tsx names the page's functions through a helper the page has not: given here.
     await page.evaluate("globalThis.__name = (f) => f");
-    const scroll = await gridFrames(page, "scroll", SCROLL_ROWS, 0);
-    const jump = await gridFrames(page, "jump", 0, JUMPS);
+    const scroll = await profiled(browser, page, "the continuous scroll", () =>
+      gridFrames(page, "scroll", SCROLL_ROWS, 0),
+    );
+    const jump = await profiled(browser, page, "the jumps", () => gridFrames(page, "jump", 0, JUMPS));
     const baseline = await baselineFrames(page, scroll.loadedRows * ROW_PX, scroll.deltas.length);
 
     log(summary("baseline: a plain div of the same height, the same steps", baseline));

@@ -85,6 +85,9 @@ const contactsIn = async (appId: string) =>
 test("a CSV mapped by the local model: a confirm for id, progress, failed rows listed and downloaded, the grid reloaded; axe in both themes", async ({
   page,
 }, testInfo) => {
+  // The whole wizard and axe in both themes on a busy machine: 44 s alone, over 60 s beside
+  // another worker.
+  test.setTimeout(150_000);
   const { appId } = await contactsApp(page);
   await expect(page.getByText(messages.databaseRecordsEmpty)).toBeVisible();
   await openWizard(page);

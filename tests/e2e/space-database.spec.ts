@@ -629,6 +629,9 @@ test("bulk delete: ticked rows deleted 5 at a time with a progress bar, Cancel s
     SPACE_PREVIEW_FRAME,
   );
   await page.screenshot({ path: testInfo.outputPath("bulk-selected.png") });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: testInfo.outputPath("bulk-selected-dark.png") });
+  await page.emulateMedia({ colorScheme: "light" });
 
   // A confirm first; Cancel there deletes nothing.
   await details.getByRole("button", { name: messages.databaseDeleteSelected }).click();

@@ -7,10 +7,10 @@ import {
   tableFeatures,
   useTable,
 } from "@tanstack/react-table";
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { defaultRangeExtractor, type Range, useVirtualizer } from "@tanstack/react-virtual";
 import { CheckIcon, Trash2Icon, XIcon } from "lucide-react";
-import { memo, useEffect, useMemo, useRef, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { buttonVariants } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import {
   TABLE_COLUMN_RESIZE_STEP,
@@ -57,6 +57,9 @@ export function cellOf(record: EntityRecordView, field: string): unknown {
 }
 
 type Cell = { row: number; col: number };
+
+/** Rows drawn beyond the view, each side. */
+const OVERSCAN = 4;
 
 /** Rows PageUp and PageDown move: a screen of the grid, less the header. */
 const PAGE_ROWS = Math.floor(TABLE_VIEW_HEIGHT / TABLE_ROW_HEIGHT) - 1;
@@ -111,6 +114,7 @@ export function RecordsTable({
   const more = hasMore ?? false;
   const loadMore = onNearEnd ?? noop;
   const scrollRef = useRef<HTMLDivElement>(null);
+  const slots = useRef(new Map<string, number>());
   const columnDefs = useMemo<ColumnDef<typeof features, TableRow>[]>(
     () =>
       columns.map((c) => ({
@@ -127,14 +131,26 @@ export function RecordsTable({
   const [active, setActive] = useState<Cell>({ row: 0, col: 0 });
   const [editing, setEditing] = useState<Cell | null>(null);
   const wantFocus = useRef(false);
+  // The row of the active cell stays in the page when scrolled out of view: the focus stays where
+  // it was (a row scrolled away is not unmounted under it, nor its element given to another record).
+  const activeRow = Math.min(active.row, Math.max(rows.length - 1, 0));
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      if (activeRow >= range.count || indexes.includes(activeRow)) return indexes;
+      return activeRow < indexes[0]! ? [activeRow, ...indexes] : [...indexes, activeRow];
+    },
+    [activeRow],
+  );
   // The loading row follows the loaded ones while there are more.
   const virtualizer = useVirtualizer({
+    rangeExtractor,
     count: rows.length + (more ? 1 : 0),
     getScrollElement: () => scrollRef.current,
     estimateSize: () => TABLE_ROW_HEIGHT,
     // Rows drawn beyond the view, each side: enough for a fast wheel (a few rows a frame), and
     // few, since a jump (a drag of the scrollbar) draws every row anew (bench/space-grid-scroll.ts).
-    overscan: 4,
+    overscan: OVERSCAN,
   });
   const hasActions = onDelete !== undefined;
   const colCount = columns.length + (hasActions ? 1 : 0);
@@ -148,7 +164,8 @@ export function RecordsTable({
   };
 
   // Near the end of the loaded rows (scrolled there, or the keyboard moved there): the next page.
-  const lastInView = virtualizer.getVirtualItems().at(-1)?.index ?? 0;
+  // (The range's, not the last row in the page: that may be the active row, kept there.)
+  const lastInView = (virtualizer.range?.endIndex ?? 0) + OVERSCAN;
   useEffect(() => {
     if (more && !loadingMore && lastInView >= rows.length - TABLE_LOAD_AHEAD_ROWS) loadMore();
   }, [more, loadingMore, lastInView, rows.length, loadMore]);
@@ -267,30 +284,10 @@ export function RecordsTable({
 
   // What a row may do, stable across renders (a row re-renders only when its own props change:
   // scrolling renders the rows that come into view, not every row in view).
-  const latest = useRef({
-    setActive,
-    startEdit,
-    stopEdit,
-    onSaveCell,
-    onDelete,
-    onSaveNew,
-    onDiscardNew,
-    selection,
-  });
-  latest.current = {
-    setActive,
-    startEdit,
-    stopEdit,
-    onSaveCell,
-    onDelete,
-    onSaveNew,
-    onDiscardNew,
-    selection,
-  };
+  const latest = useRef({ stopEdit, onSaveCell, onDelete, onSaveNew, onDiscardNew, selection });
+  latest.current = { stopEdit, onSaveCell, onDelete, onSaveNew, onDiscardNew, selection };
   const actions = useMemo<RowActions>(
     () => ({
-      focus: (cell) => latest.current.setActive(cell),
-      edit: (cell) => latest.current.startEdit(cell),
       save: (row, field, value) => {
         latest.current.onSaveCell(row, field, value);
         latest.current.stopEdit();
@@ -334,6 +331,14 @@ export function RecordsTable({
   const allChecked: CheckState =
     ticked > 0 && ticked === selectable ? true : ticked > 0 ? "indeterminate" : false;
 
+  // Each row in the page keeps its element while it stays; a row coming into view takes the element
+  // of one that left (the same key), so React updates its text rather than making the row anew.
+  const items = virtualizer.getVirtualItems();
+  const slotOf = slotKeys(
+    slots,
+    items.map((item) => rows[item.index]?.record.id ?? "loading"),
+  );
+
   const editingRow = editing ? rows[editing.row] : undefined;
   const editingColumn = editing ? columns[editing.col] : undefined;
   const inDialog =
@@ -373,14 +378,28 @@ export function RecordsTable({
           selectAllDisabled={selectable === 0}
           actions={headerActions}
         />
-        <tbody className="relative grid" style={{ height: virtualizer.getTotalSize(), width: totalWidth }}>
-          {virtualizer.getVirtualItems().map((item) => {
+        <tbody
+          className="relative grid"
+          style={{ height: virtualizer.getTotalSize(), width: totalWidth }}
+          // One handler for every cell (a cell's own handlers would be two functions a cell, made
+          // again for each row scrolled into view).
+          onFocus={(e) => {
+            const cell = cellAt(e.target);
+            if (cell) setActive(cell);
+          }}
+          onDoubleClick={(e) => {
+            // A double click on a cell's own control (a box, a button) is that control's.
+            const cell = cellAt(e.target);
+            if (cell && !(e.target as Element).closest("button, input")) startEdit(cell);
+          }}
+        >
+          {items.map((item) => {
             const r = item.index;
             const row = rows[r];
             if (!row) {
               return (
                 <tr
-                  key="loading"
+                  key={slotOf.get("loading")}
                   aria-rowindex={r + 2}
                   data-state="loading"
                   className="absolute left-0 flex border-t border-border"
@@ -402,7 +421,7 @@ export function RecordsTable({
             }
             return (
               <GridRow
-                key={row.record.id}
+                key={slotOf.get(row.record.id)}
                 record={row.record}
                 pending={row.pending}
                 index={r}
@@ -489,8 +508,6 @@ function ResizeHandle({
 }
 
 type RowActions = {
-  focus: (cell: Cell) => void;
-  edit: (cell: Cell) => void;
   save: (row: TableRow, field: string, value: unknown) => void;
   cancel: () => void;
   remove: (row: TableRow) => void;
@@ -500,6 +517,60 @@ type RowActions = {
 };
 
 type CheckState = boolean | "indeterminate";
+
+// A row's classes, made once (not merged again for every cell of every row drawn).
+const ROW_CLASS = "absolute left-0 flex border-t border-border";
+const CELL_CLASS =
+  "flex shrink-0 items-center overflow-hidden px-2 whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset";
+const READ_ONLY_CELL_CLASS = `${CELL_CLASS} text-muted-foreground`;
+// A typed value's cell: a line of its own height (the value centred in it, cut short with an
+// ellipsis), no element between the cell and the value.
+const TEXT_CELL_CLASS =
+  "block shrink-0 truncate px-2 leading-[39px] outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset";
+const READ_ONLY_TEXT_CELL_CLASS = `${TEXT_CELL_CLASS} text-muted-foreground`;
+const EDITING_CELL_CLASS = cn(CELL_CLASS, "relative overflow-visible px-0.5 py-0.5");
+const ACTIONS_CELL_CLASS =
+  "flex shrink-0 items-center gap-1 px-1 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset";
+const ICON_BUTTON_CLASS = buttonVariants({ variant: "ghost", size: "icon" });
+const ROW_BOX_CLASS = "mx-1 size-4 shrink-0 cursor-pointer accent-primary disabled:cursor-not-allowed";
+// Made once: the same element each time, which React leaves as it is.
+const DELETE_ICON = <Trash2Icon aria-hidden />;
+const SAVE_ICON = <CheckIcon aria-hidden />;
+const DISCARD_ICON = <XIcon aria-hidden />;
+
+/** The cell an event happened in (a cell, or a control in one), from its data-cell "row:col". */
+function cellAt(target: EventTarget): Cell | null {
+  const cell = target instanceof Element ? target.closest<HTMLElement>("[data-cell]") : null;
+  const [row, col] = (cell?.dataset.cell ?? "").split(":").map(Number);
+  return row === undefined || col === undefined || Number.isNaN(row) || Number.isNaN(col)
+    ? null
+    : { row, col };
+}
+
+/**
+ * A key per row in the page: a row keeps its own while it stays in the page; a row coming in takes
+ * one a row going out left (the least free), so that the elements are reused rather than made anew.
+ */
+function slotKeys(slots: React.RefObject<Map<string, number>>, ids: string[]): Map<string, number> {
+  const next = new Map<string, number>();
+  const used = new Set<number>();
+  for (const id of ids) {
+    const slot = slots.current.get(id);
+    if (slot !== undefined && !used.has(slot)) {
+      next.set(id, slot);
+      used.add(slot);
+    }
+  }
+  let free = 0;
+  for (const id of ids) {
+    if (next.has(id)) continue;
+    while (used.has(free)) free++;
+    next.set(id, free);
+    used.add(free);
+  }
+  slots.current = next;
+  return next;
+}
 
 const noop = () => {};
 
@@ -547,8 +618,6 @@ const GridRow = memo(function GridRow({
     "aria-colindex": col + 1,
     "data-cell": `${r}:${col}`,
     tabIndex: activeCol === col ? 0 : -1,
-    onFocus: () => actions.focus({ row: r, col }),
-    onDoubleClick: () => actions.edit({ row: r, col }),
   });
   return (
     <tr
@@ -556,12 +625,12 @@ const GridRow = memo(function GridRow({
       aria-disabled={disabled || undefined}
       aria-selected={selected}
       data-state={pending ? "pending" : undefined}
-      className={cn(
-        "absolute left-0 flex border-t border-border",
-        pending && "bg-accent/40",
-        disabled && "opacity-60",
-        editing && "z-20",
-      )}
+      className={
+        ROW_CLASS +
+        (pending ? " bg-accent/40" : "") +
+        (disabled ? " opacity-60" : "") +
+        (editing ? " z-20" : "")
+      }
       // Contained: a row's layout and paint are its own, so the rows a scroll adds leave the others
       // be; not while a cell is edited (its editor's hints and lists reach outside the row).
       style={{
@@ -574,17 +643,24 @@ const GridRow = memo(function GridRow({
       {columns.map((c, col) => {
         const value = cellOf(record, c.field);
         const isEditing = editingCol === col;
+        const custom = isEditing ? undefined : renderCell?.(row, c);
         return (
           // biome-ignore lint/a11y/useAriaPropsSupportedByRole: a td of a grid is a gridcell, which may be read-only
           <td
             key={c.field}
             {...cellProps(col)}
             aria-readonly={c.readOnly || undefined}
-            className={cn(
-              "flex shrink-0 items-center overflow-hidden px-2 whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset",
-              c.readOnly && "text-muted-foreground",
-              isEditing && "relative overflow-visible px-0.5 py-0.5",
-            )}
+            className={
+              isEditing
+                ? EDITING_CELL_CLASS
+                : custom !== undefined
+                  ? c.readOnly
+                    ? READ_ONLY_CELL_CLASS
+                    : CELL_CLASS
+                  : c.readOnly
+                    ? READ_ONLY_TEXT_CELL_CLASS
+                    : TEXT_CELL_CLASS
+            }
             style={{ width: widths[col] }}
           >
             {isEditing ? (
@@ -594,30 +670,27 @@ const GridRow = memo(function GridRow({
                 onCancel={actions.cancel}
                 onSave={(v) => actions.save(row, c.field, v)}
               />
-            ) : (
-              (renderCell?.(row, c) ?? (
-                <span className="min-w-0 truncate">
-                  {pending && c.readOnly ? null : <CellValue column={c} value={value} />}
-                </span>
-              ))
+            ) : custom !== undefined ? (
+              custom
+            ) : pending && c.readOnly ? null : (
+              <CellValue column={c} value={value} />
             )}
           </td>
         );
       })}
       {hasActions ? (
-        <td
-          {...cellProps(columns.length)}
-          className="flex shrink-0 items-center gap-1 px-1 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
-          style={{ width: ACTIONS_WIDTH }}
-        >
+        <td {...cellProps(columns.length)} className={ACTIONS_CELL_CLASS} style={{ width: ACTIONS_WIDTH }}>
           {selected !== undefined ? (
-            <Checkbox
-              className="mx-1"
+            // A plain box (a row's controls are made for every row scrolled into view: the
+            // fewer the elements and hooks, the sooner a frame is drawn).
+            <input
+              type="checkbox"
+              className={ROW_BOX_CLASS}
               tabIndex={-1}
               aria-label={fillTemplate(messages.databaseSelectRow, { id: record.id })}
               checked={selected}
               disabled={disabled}
-              onCheckedChange={() => actions.toggle(row)}
+              onChange={() => actions.toggle(row)}
             />
           ) : null}
           {pending ? (
@@ -625,36 +698,36 @@ const GridRow = memo(function GridRow({
               <span className="truncate text-xs font-medium text-foreground">
                 {messages.databaseRowPending}
               </span>
-              <Button
-                variant="ghost"
-                size="icon"
+              <button
+                type="button"
+                className={ICON_BUTTON_CLASS}
                 tabIndex={-1}
                 aria-label={messages.databaseSaveRow}
                 onClick={actions.saveNew}
               >
-                <CheckIcon aria-hidden />
-              </Button>
-              <Button
-                variant="ghost"
-                size="icon"
+                {SAVE_ICON}
+              </button>
+              <button
+                type="button"
+                className={ICON_BUTTON_CLASS}
                 tabIndex={-1}
                 aria-label={messages.databaseDiscardRow}
                 onClick={actions.discardNew}
               >
-                <XIcon aria-hidden />
-              </Button>
+                {DISCARD_ICON}
+              </button>
             </>
           ) : (
-            <Button
-              variant="ghost"
-              size="icon"
+            <button
+              type="button"
+              className={ICON_BUTTON_CLASS}
               tabIndex={-1}
               aria-label={messages.databaseDeleteRecord}
               disabled={disabled}
               onClick={() => actions.remove(row)}
             >
-              <Trash2Icon aria-hidden />
-            </Button>
+              {DELETE_ICON}
+            </button>
           )}
         </td>
       ) : null}

@@ -3,7 +3,7 @@ import { messages } from "@/lib/messages";
 import type { SelectOption, TableColumn } from "@/lib/space/table-columns";
 
 // How a value shows in a cell of the Database table, by the column's kind. Display only: editing is
-// in cell-editor.tsx.
+// in cell-editor.tsx. Inline (the cell is a line of text; its boxes are aligned to the middle).
 
 /** Long text edits in a dialog rather than in the cell: over 50 characters, or with a line break. */
 export const LONG_TEXT = 50;
@@ -34,7 +34,7 @@ function Chip({ value, options }: { value: string; options: SelectOption[] | nul
   const option = options?.find((o) => o.value === value);
   return (
     <span
-      className="inline-block max-w-full truncate rounded px-1.5 py-0.5 text-xs text-neutral-900"
+      className="inline-block max-w-full truncate rounded px-1.5 py-0.5 align-middle text-xs text-neutral-900"
       style={{ backgroundColor: option?.backgroundColor ?? "#f1f5f9" }}
     >
       {option?.label ?? value}
@@ -49,7 +49,7 @@ export function CellValue({ column, value }: { column: TableColumn; value: unkno
   switch (column.kind) {
     case "boolean":
       return (
-        <span className="inline-flex items-center gap-1">
+        <span className="inline-flex items-center gap-1 align-middle">
           {value === true ? (
             <CheckIcon aria-hidden className="size-4" />
           ) : (
@@ -68,7 +68,7 @@ export function CellValue({ column, value }: { column: TableColumn; value: unkno
       return <Chip value={String(value)} options={column.options} />;
     case "multiselect":
       return Array.isArray(value) ? (
-        <span className="flex gap-1 overflow-hidden">
+        <span className="inline-flex max-w-full gap-1 overflow-hidden align-middle">
           {value.map((v, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a list may repeat a value
             <Chip key={i} value={String(v)} options={column.options} />
@@ -81,7 +81,12 @@ export function CellValue({ column, value }: { column: TableColumn; value: unkno
       if (typeof value === "string" && isImageUrl(value)) {
         return (
           // biome-ignore lint/performance/noImgElement: a thumbnail of any URL the app stored, not a page asset
-          <img src={value} alt={column.field} className="size-7 rounded object-cover" loading="lazy" />
+          <img
+            src={value}
+            alt={column.field}
+            className="inline-block size-7 rounded object-cover align-middle"
+            loading="lazy"
+          />
         );
       }
       return <>{String(value)}</>;
