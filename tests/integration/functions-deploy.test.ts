@@ -31,6 +31,7 @@ Deno.serve(async (req) => {
   });
 });
 `;
+const SIZE = `export default async (req: Request) => Response.json({ size: (await req.arrayBuffer()).byteLength });\n`;
 const PLAIN = `export default () => new Response("plain ok");\n`;
 const BROKEN = `Deno.serve((req) => { return new Response("x" ;\n`;
 const NEEDS_SECRET = `Deno.serve(() => new Response(Deno.env.get('STRIPE_SECRET_KEY') ?? ""));\n`;
@@ -248,11 +249,16 @@ describe("the public function URL", () => {
   });
 
   it("refuses a body over the runtime's cap with 413 before running anything", async () => {
-    const { b, app } = await appWith({ "functions/echo.ts": PLAIN }, { published: true });
-    await deployOne(app, b.token, "echo");
-    const res = await invoke(app.id, "echo", { rawBody: "x".repeat(FUNCTION_REQUEST_BODY_MAX + 1) });
+    const { b, app } = await appWith({ "functions/size.ts": SIZE }, { published: true });
+    await deployOne(app, b.token, "size");
+    const res = await invoke(app.id, "size", { rawBody: "x".repeat(FUNCTION_REQUEST_BODY_MAX + 1) });
     expect(res.status).toBe(413);
-  });
+    expect(res.json.error?.message).toBe("A function's request body can be at most 1 MB");
+    // A body of the cap itself reaches the function whole.
+    const whole = await invoke(app.id, "size", { rawBody: "x".repeat(FUNCTION_REQUEST_BODY_MAX) });
+    expect(whole.status).toBe(200);
+    expect(whole.json).toEqual({ size: FUNCTION_REQUEST_BODY_MAX });
+  }, 60_000);
 
   it("a burst from one address never gets past the limit", async () => {
     const { app } = await appWith({ "functions/a.ts": PLAIN }, { published: true });
