@@ -26,13 +26,15 @@ import type { FunctionDeployResult, FunctionListAnswer, FunctionsDeployAnswer } 
 type FunctionFile = { name: string; path: string; content: string };
 
 const FILE = /^functions\/([^/]+)\.(ts|js)$/;
+const RESERVED_NAME = "deploy";
 
 /** The function files of the app's current version, by name (a .ts beats a .js of the same name). */
 async function functionFiles(appId: string): Promise<Map<string, FunctionFile>> {
   const out = new Map<string, FunctionFile>();
   for (const file of await listAppFilesWithContent(appId)) {
     const m = FILE.exec(file.path);
-    if (!m || !FUNCTION_NAME_PATTERN.test(m[1]!)) continue;
+    // "deploy" is no function: /functions/deploy is the deploy-all route, its URL could not answer.
+    if (!m || !FUNCTION_NAME_PATTERN.test(m[1]!) || m[1] === RESERVED_NAME) continue;
     const name = m[1]!;
     if (out.has(name) && m[2] === "js") continue;
     out.set(name, { name, path: file.path, content: file.content });

@@ -728,7 +728,7 @@ async function createFixture(): Promise<Fixture> {
         type: "add_file",
         path: "functions/hello.ts",
         content:
-          'Deno.serve((req) => new Response(`hello ${req.method}`, { headers: { "content-type": "text/plain" } }));\n',
+          'Deno.serve((req) => new Response("hello " + req.method, { headers: { "content-type": "text/plain" } }));\n',
       },
     ],
   });

@@ -149,10 +149,14 @@ describe("deploying functions", () => {
   });
 
   it("an unknown function: 'Could not determine function name'", async () => {
-    const { b, app } = await appWith({ "functions/plain.js": PLAIN });
-    const res = await deployOne(app, b.token, "nope");
-    expect(res.status).toBe(404);
-    expect(res.json.error?.message).toBe(messages.functionNameUnknown);
+    const { b, app } = await appWith({ "functions/plain.js": PLAIN, "functions/deploy.ts": PLAIN });
+    for (const name of ["nope", "deploy"]) {
+      const res = await deployOne(app, b.token, name);
+      expect(res.status).toBe(404);
+      expect(res.json.error?.message).toBe(messages.functionNameUnknown);
+    }
+    // functions/deploy.ts is no function: its URL would be the deploy-all route's.
+    expect((await list(app, b.token)).json.functions.map((f) => f.name)).toEqual(["plain"]);
   });
 
   it("deploys all: every summary, and the list shows each function's state and last deploy", async () => {
