@@ -472,3 +472,7 @@ export const FUNCTION_IDLE_MS = 5 * 60_000;
 export const FUNCTION_WARM_MAX = 32;
 /** Lines of a function's own output (console) kept per process, for its logs. */
 export const FUNCTION_LOG_LINES = 200;
+/** A function's name: its file's under functions/, without the extension. */
+export const FUNCTION_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** Calls of one app's public function URLs from one address, per minute (webhooks retry slowly). */
+export const FUNCTION_CALLS_PER_MINUTE = 120;

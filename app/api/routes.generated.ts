@@ -212,6 +212,43 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/files/history/route"),
   },
   {
+    file: "app/api/apps/[appId]/functions/[name]/deploy/route.ts",
+    path: "/api/apps/{appId}/functions/{name}/deploy",
+    docs: {
+      POST: {
+        summary:
+          "Deploys functions/<name>.ts|js of the current files. 400 missing_secrets (with missingSecrets) or function/deploy-failed (with reason); 404 no such file",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/functions/[name]/deploy/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/functions/[name]/route.ts",
+    path: "/api/apps/{appId}/functions/{name}",
+    docs: {},
+    load: () => import("@/app/api/apps/[appId]/functions/[name]/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/functions/deploy/route.ts",
+    path: "/api/apps/{appId}/functions/deploy",
+    docs: {
+      POST: {
+        summary: "Deploys every function file; the summary and each result",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/functions/deploy/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/functions/route.ts",
+    path: "/api/apps/{appId}/functions",
+    docs: {
+      GET: {
+        summary: "The space app's function files with their deploy state",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/functions/route"),
+  },
+  {
     file: "app/api/apps/[appId]/membership/route.ts",
     path: "/api/apps/{appId}/membership",
     docs: {

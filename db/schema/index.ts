@@ -3,6 +3,7 @@ export * from "./analytics";
 export * from "./apps";
 export * from "./billing";
 export * from "./context";
+export * from "./functions";
 export * from "./integrations";
 export * from "./payments";
 export * from "./runs";

@@ -1,4 +1,4 @@
-import { CSV_IMPORT_BYTES_MAX, IMAGE_MAX_BYTES } from "@/lib/constants";
+import { CSV_IMPORT_BYTES_MAX, FUNCTION_REQUEST_BODY_MAX, IMAGE_MAX_BYTES } from "@/lib/constants";
 import type { FilledMessage } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
 import { BASE_UPLOAD_BYTES } from "@/lib/plans/capabilities";
@@ -36,6 +36,8 @@ export const BODY_CAPS = {
    * and its column mapping (up to a thousand columns of JSON), with the form's own framing.
    */
   csvImport: CSV_IMPORT_BYTES_MAX + 1024 * 1024,
+  /** A call of a space app's function by its public URL: the runtime's request cap. */
+  functionCall: FUNCTION_REQUEST_BODY_MAX,
 } as const;
 
 export type BodyCap = keyof typeof BODY_CAPS;
@@ -51,4 +53,5 @@ export const BODY_CAP_MESSAGES: Partial<Record<BodyCap, MessageKey | FilledMessa
   image: "fileTooLarge",
   contextFile: { key: "contextFileTooLarge", vars: { size: formatMegabytes(CONTEXT_FILE_MAX_BYTES) } },
   csvImport: CSV_TOO_LARGE,
+  functionCall: { key: "functionRequestTooLarge", vars: { max: formatMegabytes(FUNCTION_REQUEST_BODY_MAX) } },
 };

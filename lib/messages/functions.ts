@@ -11,4 +11,17 @@ export const functionsMessages = {
   functionImportsRefused: "Functions cannot import other files or packages yet ({specifier})",
   functionNoHandler: "The function must call Deno.serve(handler) or export a default handler",
   functionStartFailed: "The function could not be started",
+  // Deploying and calling them.
+  functionUnpublished: "App must be published to get webhook URL. Please publish the app first.",
+  functionNameUnknown: "Could not determine function name",
+  functionDeployed: "Function deployed successfully!",
+  functionMissingSecrets: "Missing required secrets",
+  functionMissingSecretsReason: "Missing required secrets: {names}",
+  functionDeployFailed: "Failed to deploy function. Please try again.",
+  functionDeployError: "An error occurred during deployment",
+  functionsRedeployed: "Successfully redeployed {n} function(s)",
+  functionsDeployedPartly: "Deployed {n} of {m} functions. Check results below.",
+  functionsDeployFailed: "Failed to deploy all functions. Check results below.",
+  functionNotDeployed: "This function is not deployed",
+  functionRateLimited: "Too many calls to this app's functions. Please wait a minute and try again.",
 } as const;

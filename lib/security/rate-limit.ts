@@ -35,6 +35,7 @@ const counters = {
   ),
   otpIp: counter("otp-ip", c.OTP_FAILURES_PER_IP, c.OTP_FAILURES_PER_IP_WINDOW_S),
   appDataAnonymous: counter("app-data-anon", c.APP_DATA_ANONYMOUS_WRITES_PER_MINUTE, 60),
+  functionCalls: counter("function-ip", c.FUNCTION_CALLS_PER_MINUTE, 60),
 };
 
 /** An attempt that holds its points; `succeeded()` gives them back (only failures count). */
@@ -124,5 +125,15 @@ export function reserveCodeAttempt(ip: string): Promise<Attempt> {
 export async function reserveAnonymousWrites(appId: string, ip: string, records = 1): Promise<void> {
   if (!(await counters.appDataAnonymous.consume(`${appId}\n${ip}`, records))) {
     throw new AppError("RATE_LIMITED", "appDataRateLimited");
+  }
+}
+
+/**
+ * A call of a space app's function by its public URL, per app and address: taken before anything
+ * is looked up or run, and kept (every call counts, answered or not).
+ */
+export async function reserveFunctionCall(appId: string, ip: string): Promise<void> {
+  if (!(await counters.functionCalls.consume(`${appId}\n${ip}`))) {
+    throw new AppError("RATE_LIMITED", "functionRateLimited");
   }
 }

@@ -5,10 +5,11 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db/client";
-import { listTools } from "../../db/queries/apps";
+import { listTools, setAppStatus } from "../../db/queries/apps";
 import { insertContextItem } from "../../db/queries/context";
 import { accounts, appSettings } from "../../db/schema";
 import { sessionCookieName } from "../../lib/auth/session-token";
+import { deployAllFunctions } from "../../lib/functions/deploy";
 import { PLAN_CATALOGUE } from "../../lib/plans/catalogue";
 import {
   type Answer,
@@ -78,6 +79,8 @@ type Fixture = World & {
   revertApp: { id: string; versionId: string; answerId: string };
   /** builder A's photo tool app (a published single-tool app with a photo field) */
   photoApp: { id: string };
+  /** a published space app of builder A with one deployed function, `hello` */
+  fnApp: { id: string };
   /** a builder whose sessions and password the identity operations may change */
   throwaway: () => Promise<{ token: string; email: string }>;
 };
@@ -247,6 +250,25 @@ const CASES: Record<string, Case> = {
   "DELETE /api/apps/{appId}/secrets/{key}": {
     request: (w) => ({ params: { ...space(w), key: w.spareSecretKeys.pop()! } }),
   },
+  "GET /api/apps/{appId}/functions": { request: (w) => ({ params: { appId: w.fnApp.id } }) },
+  "POST /api/apps/{appId}/functions/deploy": { request: (w) => ({ params: { appId: w.fnApp.id } }) },
+  "POST /api/apps/{appId}/functions/{name}/deploy": {
+    request: (w) => ({ params: { appId: w.fnApp.id, name: "hello" } }),
+  },
+  ...Object.fromEntries(
+    ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].map((method) => [
+      `${method} /api/apps/{appId}/functions/{name}`,
+      {
+        as: "anonymous",
+        request: (w: Fixture) => ({
+          params: { appId: w.fnApp.id, name: "hello" },
+          ...(method === "GET" || method === "OPTIONS"
+            ? {}
+            : { bytes: "a webhook", contentType: "text/plain" }),
+        }),
+      } satisfies Case,
+    ]),
+  ),
   "GET /api/apps/{appId}/users": { request: (w) => ({ params: space(w) }) },
   "PATCH /api/apps/{appId}/users/{userId}": {
     request: (w, ex) => ({ params: { ...space(w), userId: w.spaceEndUserA.id }, body: ex }),
@@ -697,11 +719,27 @@ async function createFixture(): Promise<Fixture> {
     },
   });
   await db().insert(appSettings).values({ appId: world.appA.id, settings: {} }).onConflictDoNothing();
+  const fnApp = await createSpaceApp(owner, "Contract functions");
+  await say(fnApp, owner, {
+    user: "A webhook",
+    answer: "Done",
+    changes: [
+      {
+        type: "add_file",
+        path: "functions/hello.ts",
+        content:
+          'Deno.serve((req) => new Response("hello " + req.method, { headers: { "content-type": "text/plain" } }));\n',
+      },
+    ],
+  });
+  await setAppStatus(fnApp.id, "active");
+  await deployAllFunctions({ ...fnApp, status: "active" }, world.actors.builderA.user.id);
   await connectProvider(world.actors.builderA, world.appA.id, "notion");
   return {
     ...world,
     revertApp: { id: revert.id, versionId: kept.versionId!, answerId: kept.answerId },
     photoApp,
+    fnApp,
     throwaway: async () => {
       const b = await createBuilder();
       return { token: b.token, email: b.user.email };

@@ -149,8 +149,9 @@ export class ContractChecker {
     if (!declared) return [`${where}: status not declared (${Object.keys(ref.op.responses).join(", ")})`];
     if (!declared.content) return [];
     const type = (answer.contentType ?? "").split(";")[0]!.trim();
-    // A declared range (image/*) covers every type of its kind.
-    const media = declared.content[type] ?? declared.content[`${type.split("/")[0]}/*`];
+    // A declared range (image/*) covers every type of its kind, */* every type (a function's own answer).
+    const media =
+      declared.content[type] ?? declared.content[`${type.split("/")[0]}/*`] ?? declared.content["*/*"];
     if (!media) {
       return [
         `${where}: content type ${type || "(none)"} not declared (${Object.keys(declared.content).join(", ")})`,

@@ -820,6 +820,45 @@ export const rows: Row[] = [
     expect: ownerOfAppA(),
   },
   {
+    file: "app/api/apps/[appId]/functions/route.ts",
+    method: "GET",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w) => ({ path: `/api/apps/${w.spaceAppA.id}/functions`, params: { appId: w.spaceAppA.id } }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/functions/deploy/route.ts",
+    method: "POST",
+    who: "the app's owner and admins; anybody else sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/functions/deploy`,
+      params: { appId: w.spaceAppA.id },
+    }),
+    expect: ownerOfAppA(),
+  },
+  {
+    file: "app/api/apps/[appId]/functions/[name]/deploy/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (no such function file here: 404); anybody else sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/functions/matrix-none/deploy`,
+      params: { appId: w.spaceAppA.id, name: "matrix-none" },
+    }),
+    expect: ownerOfAppA(404),
+  },
+  ...(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const).map(
+    (method): Row => ({
+      file: "app/api/apps/[appId]/functions/[name]/route.ts",
+      method,
+      who: "anybody (a webhook URL): only a published app's deployed functions answer (none here: 404)",
+      request: (w) => ({
+        path: `/api/apps/${w.dataApp.id}/functions/matrix-none`,
+        params: { appId: w.dataApp.id, name: "matrix-none" },
+      }),
+      expect: everyone(404),
+    }),
+  ),
+  {
     file: "app/api/apps/[appId]/entities/[entity]/imports/route.ts",
     method: "POST",
     who: "the app's owner and admins (a form without its file: 400, nothing stored); anybody else sees no such app",
