@@ -1,16 +1,12 @@
-import { findAppById, upsertDemoApp, upsertDemoRecords } from "../db/queries/apps";
+import type { findAppById } from "../db/queries/apps";
 import { findEntityImportById, findLatestEntityImport } from "../db/queries/entity-imports";
 import { countEntityRecords } from "../db/queries/entity-records";
-import { countVersions } from "../db/queries/space-versions";
 import { runCsvImportJob, startCsvImport } from "../lib/app-data/csv-import";
-import { setPublished } from "../lib/apps/publish";
-import { AppContent, AppSettings } from "../lib/apps/schemas";
-import { presetStyle } from "../lib/apps/style-presets";
 import { listSecrets, saveSecrets } from "../lib/secrets/secrets";
-import { finishAnswer, startExchange } from "../lib/space/chat";
 import type { FileChange } from "../lib/space/schemas";
 import { DEMO_IDS } from "./seed-apps";
 import { PRODUCT_CSV_MAPPING, PRODUCT_ENTITY, PRODUCT_SCHEMA, productCsv } from "./seed-product-catalog-data";
+import { seedPublishedSpaceApp } from "./seed-space-app";
 
 // The Product catalog demo for npm run db:seed: a published space app whose Product entity has a
 // field of every kind the Database panel shows (image, date-time, boolean, select, text with and
@@ -116,41 +112,18 @@ async function importProducts(app: Awaited<ReturnType<typeof findAppById>> & {},
 
 /** Seeds the Product catalog; the seed's summary line. */
 export async function seedProductCatalog(ownerAccountId: string, ownerUserId: string): Promise<string> {
-  const content = AppContent.parse({
-    header: "Product catalog",
-    description: "A small shop's catalog built by the chat, its products imported from a CSV file.",
-    welcomeMessage: "Browse the catalog.",
-  });
-  const before = await findAppById(DEMO_IDS.productCatalog);
-  await upsertDemoApp({
+  const app = await seedPublishedSpaceApp(ownerAccountId, {
     id: DEMO_IDS.productCatalog,
-    ownerAccountId,
-    type: "space",
-    status: before?.status ?? "draft",
-    header: content.header,
-    content,
+    content: {
+      header: "Product catalog",
+      description: "A small shop's catalog built by the chat, its products imported from a CSV file.",
+      welcomeMessage: "Browse the catalog.",
+    },
+    request: REQUEST,
+    answer: ANSWER,
+    changes: CHANGES,
+    titles: TITLES,
   });
-  await upsertDemoRecords(DEMO_IDS.productCatalog, presetStyle("light"), AppSettings.parse({}));
-  const app = (await findAppById(DEMO_IDS.productCatalog))!;
-  if ((await countVersions(app.id)) === 0) {
-    const started = await startExchange(app, ownerAccountId, { user: { content: REQUEST } });
-    await finishAnswer(app, ownerAccountId, started.answer.id, {
-      status: "complete",
-      content: ANSWER,
-      actions: CHANGES.map((c, i) => ({
-        title: TITLES[i],
-        type: c.type,
-        file: c.type === "add_entity" ? `entities/${c.name}.json` : "path" in c ? c.path : "",
-        content: "content" in c ? c.content : "",
-        isComplete: true,
-        isTruncated: false,
-      })),
-      changes: CHANGES,
-      userRequest: REQUEST,
-      description: TITLES.join(", "),
-    });
-  }
-  await setPublished(app, "active");
 
   const imp = await importProducts(app, ownerUserId);
   const { secrets } = await listSecrets(app);

@@ -1,16 +1,11 @@
 import { insertAccountIfMissing } from "../db/queries/accounts";
-import { findAppById, upsertDemoApp, upsertDemoRecords } from "../db/queries/apps";
 import { countEntityRecords, insertEntityRecords } from "../db/queries/entity-records";
-import { countVersions } from "../db/queries/space-versions";
 import { findUserByEmail, insertUser, updateUser } from "../db/queries/users";
-import { setPublished } from "../lib/apps/publish";
-import { AppContent, AppSettings } from "../lib/apps/schemas";
-import { presetStyle } from "../lib/apps/style-presets";
 import { hashPassword } from "../lib/auth/password";
-import { finishAnswer, startExchange } from "../lib/space/chat";
 import { DEMO_TASK_APP } from "../lib/space/demo-task-app";
 import type { FileChange } from "../lib/space/schemas";
 import { DEMO_IDS } from "./seed-apps";
+import { seedPublishedSpaceApp } from "./seed-space-app";
 
 // The Task board demo for npm run db:seed: a published space app whose current version is the
 // demo task list (lib/space/demo-task-app.ts, the app the local demo model writes), two end users
@@ -76,42 +71,18 @@ async function seedEndUser(appId: string, person: { email: string; name: string 
 
 /** Seeds the Task board; the seed's summary lines. */
 export async function seedTaskBoard(ownerAccountId: string): Promise<string[]> {
-  const content = AppContent.parse({
-    header: "Task board",
-    description: "A small shared task list built by the chat: each end user keeps their own tasks.",
-    welcomeMessage: "Sign in to keep your tasks.",
-  });
-  const before = await findAppById(DEMO_IDS.taskBoard);
-  // A new app starts as a draft, as a builder's does; publishing comes after its first version.
-  await upsertDemoApp({
+  const app = await seedPublishedSpaceApp(ownerAccountId, {
     id: DEMO_IDS.taskBoard,
-    ownerAccountId,
-    type: "space",
-    status: before?.status ?? "draft",
-    header: content.header,
-    content,
+    content: {
+      header: "Task board",
+      description: "A small shared task list built by the chat: each end user keeps their own tasks.",
+      welcomeMessage: "Sign in to keep your tasks.",
+    },
+    request: REQUEST,
+    answer: ANSWER,
+    changes: CHANGES,
+    titles: TITLES,
   });
-  await upsertDemoRecords(DEMO_IDS.taskBoard, presetStyle("light"), AppSettings.parse({}));
-  const app = (await findAppById(DEMO_IDS.taskBoard))!;
-  if ((await countVersions(app.id)) === 0) {
-    const started = await startExchange(app, ownerAccountId, { user: { content: REQUEST } });
-    await finishAnswer(app, ownerAccountId, started.answer.id, {
-      status: "complete",
-      content: ANSWER,
-      actions: CHANGES.map((c, i) => ({
-        title: TITLES[i],
-        type: c.type,
-        file: c.type === "add_entity" ? `entities/${c.name}.json` : "path" in c ? c.path : "",
-        content: "content" in c ? c.content : "",
-        isComplete: true,
-        isTruncated: false,
-      })),
-      changes: CHANGES,
-      userRequest: REQUEST,
-      description: TITLES.join(", "),
-    });
-  }
-  await setPublished(app, "active");
 
   const users = [];
   for (const person of TASK_BOARD_USERS) users.push({ ...person, user: await seedEndUser(app.id, person) });

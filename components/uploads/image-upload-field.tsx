@@ -4,6 +4,7 @@ import { ImageIcon, ImageUpIcon, Trash2Icon, XIcon } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ApiError } from "@/components/auth/api-client";
 import { Button } from "@/components/ui/button";
+import { ProgressBar } from "@/components/ui/progress-bar";
 import { authMessages } from "@/lib/messages/auth";
 import { editorMessages } from "@/lib/messages/editor";
 import { shellMessages } from "@/lib/messages/shell";
@@ -181,17 +182,11 @@ export function ImageUploadField({
       </div>
       {uploading ? (
         <div className="grid gap-1">
-          <div
-            role="progressbar"
-            aria-label={label}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            aria-valuetext={fillTemplate(editorMessages.imageUploading, { percent })}
-            className="h-2 w-full overflow-hidden rounded-full bg-muted"
-          >
-            <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
-          </div>
+          <ProgressBar
+            label={label}
+            percent={percent}
+            text={fillTemplate(editorMessages.imageUploading, { percent })}
+          />
           <p className="text-xs text-muted-foreground" aria-hidden="true">
             {fillTemplate(editorMessages.imageUploading, { percent })}
           </p>

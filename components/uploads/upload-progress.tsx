@@ -1,5 +1,6 @@
 "use client";
 
+import { ProgressBar } from "@/components/ui/progress-bar";
 import { dataSourcesMessages } from "@/lib/messages/data-sources";
 import { fillTemplate } from "@/lib/text";
 
@@ -8,17 +9,7 @@ export function UploadProgress({ percent }: { percent: number }) {
   const text = fillTemplate(dataSourcesMessages.dataSourceUploading, { percent });
   return (
     <div className="grid gap-1">
-      <div
-        role="progressbar"
-        aria-label={dataSourcesMessages.dataSourceUploadProgress}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={text}
-        className="h-2 w-full overflow-hidden rounded-full bg-muted"
-      >
-        <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar label={dataSourcesMessages.dataSourceUploadProgress} percent={percent} text={text} />
       <p className="text-xs text-muted-foreground" aria-hidden="true">
         {text}
       </p>

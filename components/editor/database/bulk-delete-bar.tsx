@@ -2,6 +2,7 @@
 
 import { Trash2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { ProgressBar } from "@/components/ui/progress-bar";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import type { BulkRun } from "./use-bulk-delete";
@@ -25,17 +26,12 @@ export function BulkDeleteBar({
     const text = fillTemplate(messages.databaseBulkDeletePercent, { percent: run.percent });
     return (
       <div className="flex flex-wrap items-center gap-3 rounded-lg border border-border px-3 py-2">
-        <div
-          role="progressbar"
-          aria-label={messages.databaseBulkDeleteProgress}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={run.percent}
-          aria-valuetext={text}
-          className="h-2 min-w-24 flex-1 overflow-hidden rounded-full bg-muted"
-        >
-          <div className="h-full bg-primary transition-[width]" style={{ width: `${run.percent}%` }} />
-        </div>
+        <ProgressBar
+          label={messages.databaseBulkDeleteProgress}
+          percent={run.percent}
+          text={text}
+          className="w-auto min-w-24 flex-1"
+        />
         <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
           {text}
         </span>

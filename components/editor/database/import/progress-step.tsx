@@ -2,6 +2,7 @@
 
 import { DownloadIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { ProgressBar } from "@/components/ui/progress-bar";
 import type { CsvImportView } from "@/lib/app-data/csv-import";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
@@ -10,17 +11,7 @@ import { downloadFailedRows } from "./import-api";
 function Bar({ label, percent, text }: { label: string; percent: number; text: string }) {
   return (
     <div className="grid gap-1">
-      <div
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={text}
-        className="h-2 w-full overflow-hidden rounded-full bg-muted"
-      >
-        <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar label={label} percent={percent} text={text} />
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {text}
       </p>
