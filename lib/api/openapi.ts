@@ -82,9 +82,14 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   },
   502: {
     name: "BadGateway",
-    description: "An outside service (the model provider, say) failed or answered nonsense",
+    description:
+      "An outside service (the model provider, say) failed or answered nonsense, or a function crashed",
   },
   503: { name: "NotConfigured", description: "A service this route needs is not configured on this server" },
+  504: {
+    name: "GatewayTimeout",
+    description: "The work ran past its time limit (a space app's function, say)",
+  },
 };
 
 const COMPONENTS = {
@@ -351,8 +356,9 @@ function routeOperation(
       description: `JSON, at most ${cap} bytes`,
       content: { "application/json": { schema, ...(example !== undefined ? { example } : {}) } },
     };
-  } else if (meta.upload?.length || meta.raw) {
-    // A file's bytes (or a signed payload), read unparsed: binary content of its media types.
+  } else if ((meta.upload?.length || meta.raw) && method !== "GET" && method !== "HEAD") {
+    // A file's bytes (or a signed payload), read unparsed: binary content of its media types. A GET
+    // of a route taking any method (a function's public URL) has no body to describe.
     const types = meta.upload?.length ? meta.upload : ["application/octet-stream"];
     requestBody = {
       required: true,
