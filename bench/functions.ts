@@ -137,12 +137,7 @@ async function startBare(dir: string): Promise<Bare> {
     ],
     {
       cwd: dir,
-      env: {
-        [SECRET]: SECRET_VALUE,
-        DENO_DIR: path.join(dir, ".deno"),
-        DENO_NO_UPDATE_CHECK: "1",
-        NO_COLOR: "1",
-      },
+      env: denoEnv(dir, { [SECRET]: SECRET_VALUE }),
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -184,7 +179,7 @@ async function emptyRun(dir: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn(denoBinaryPath(), ["run", "--no-config", "--no-lock", file], {
       cwd: dir,
-      env: { DENO_DIR: path.join(dir, ".deno"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+      env: denoEnv(dir),
       stdio: "ignore",
     });
     child.once("error", reject);
@@ -193,6 +188,12 @@ async function emptyRun(dir: string): Promise<number> {
     );
   });
   return performance.now() - started;
+}
+
+/** A clean environment, as the runtime gives its processes (plus the bare server's secret). */
+function denoEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { DENO_DIR: path.join(dir, ".deno"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...extra };
+  return env as unknown as NodeJS.ProcessEnv;
 }
 
 function freePort(): Promise<number> {
