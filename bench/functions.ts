@@ -250,10 +250,11 @@ async function warm(measured: Caller, bare: Caller) {
 }
 
 /** The public call's steps one by one, as lib/functions/public-call.ts runs them. */
-async function parts(app: App) {
+async function parts(app: App, bareP50: number) {
   const t = { limit: [] as number[], reads: [] as number[], run: [] as number[] };
   const deployed = (await deployedCode(app.id, NAME))!;
   const secrets = await readSecretValues(app.id);
+  let right = 0;
   for (let i = 0; i < CALLS; i++) {
     let started = performance.now();
     await reserveFunctionCall(app.id, randomIp());
@@ -262,8 +263,8 @@ async function parts(app: App) {
     await Promise.all([findAppById(app.id), deployedCode(app.id, NAME), readSecretValues(app.id)]);
     t.reads.push(performance.now() - started);
     started = performance.now();
-    const { body } = order(i);
-    await callFunction({
+    const { body, expected } = order(i);
+    const answer = await callFunction({
       appId: app.id,
       name: deployed.fileName,
       code: deployed.code,
@@ -271,11 +272,13 @@ async function parts(app: App) {
       request: { method: "POST", url: "/", headers: { "content-type": "application/json" }, body },
     });
     t.run.push(performance.now() - started);
+    if (answer.status === 200 && new TextDecoder().decode(answer.body) === expected) right++;
   }
   const p50 = (xs: number[]) => ms(percentile(xs, 50));
   log(
     `  the route's steps alone, p50: the per-address counter (an upsert) ${p50(t.limit)}, the app, code ` +
-      `and secrets read ${p50(t.reads)}, the runtime's call ${p50(t.run)}`,
+      `and secrets read ${p50(t.reads)}, the runtime's call ${p50(t.run)} ` +
+      `(${(percentile(t.run, 50) / bareP50).toFixed(2)}× the bare server's p50; ${right}/${CALLS} answers right)`,
   );
 }
 
@@ -316,7 +319,7 @@ async function main() {
         `${ratio <= WARM_GOAL ? "meets" : "ABOVE"} the goal (≤ ${WARM_GOAL}× at p50)`,
     );
 
-    await parts(s.app);
+    await parts(s.app, bp50);
 
     const cold: number[] = [];
     let coldRight = 0;
