@@ -67,7 +67,11 @@ import { median } from "./stats";
 // (bench/space-grid-scroll.ts): frame times of continuous and jump scrolling against a plain
 // scrolling div of the same height, blank rows in view, rows in the page.
 //
-// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import|grid (several comma-separated) runs only those
+// Then the backend functions of space apps (bench/functions.ts): a warm call of a small function
+// through its public URL's route handler against the same handler under a bare `deno serve`, a cold
+// start after a new deploy against an empty `deno run`, and 100 calls at once against the same.
+//
+// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import|grid|functions (several comma-separated) runs only those
 // parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone. BENCH_PORT and
 // BENCH_PG_PORT move the server and the embedded PostgreSQL (default 3300 and 54359).
 
@@ -95,6 +99,7 @@ const PARTS = [
   "panel",
   "import",
   "grid",
+  "functions",
 ] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
@@ -251,6 +256,7 @@ async function main() {
       databaseUrl,
     );
   }
+  if (wants("functions")) await benchInChild("bench/functions.ts", databaseUrl, { NODE_ENV: "production" });
 }
 
 const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
