@@ -20,6 +20,8 @@ export const errorStatus = {
   NOT_CONFIGURED: 503,
   /** An outside service we depend on (the model provider) failed or answered nonsense. */
   BAD_GATEWAY: 502,
+  /** Work we ran for the caller (a space app's function) went past its time limit. */
+  TIMED_OUT: 504,
   INTERNAL: 500,
 } as const;
 
