@@ -11,9 +11,9 @@ import { CSV_IMPORT_BATCH_ROWS, CSV_IMPORT_BYTES_MAX, CSV_IMPORT_PIECE_BYTES } f
 import type { CsvMapping } from "@/lib/csv/schemas";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { messages } from "@/lib/messages";
-import { createBuilder } from "../support/factories";
+import type { createBuilder } from "../support/factories";
 import { call } from "../support/http";
-import { createSpaceApp, say } from "../support/space";
+import { builderAppWithEntity } from "../support/space";
 import { send } from "../support/uploads-client";
 
 // A CSV file imported into an entity as a job: stored by the request, parsed and written by the
@@ -35,16 +35,7 @@ const TASK = JSON.stringify({
   required: ["title"],
 });
 
-async function taskApp() {
-  const b = await createBuilder({ plan: "explorer" });
-  const app = await createSpaceApp(b.account.accountId);
-  await say(app, b.account.accountId, {
-    user: "Tasks",
-    answer: "Done",
-    changes: [{ type: "add_entity", name: "Task", content: TASK }],
-  });
-  return { b, app };
-}
+const taskApp = () => builderAppWithEntity("Task", TASK);
 
 const col = (
   csvHeader: string,

@@ -7,9 +7,9 @@ import { insertEntityRecords } from "@/db/queries/entity-records";
 import type { App } from "@/db/schema";
 import { messages } from "@/lib/messages";
 import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-records";
-import { createBuilder } from "../support/factories";
+import type { createBuilder } from "../support/factories";
 import { type Answer, call } from "../support/http";
-import { createSpaceApp, say } from "../support/space";
+import { builderAppWithEntity } from "../support/space";
 
 // The Database panel's records list sorted by a column (?sort=field, -field descending): ties by
 // id, cursor paging exact under every sort (each record once, in order, whatever the page size),
@@ -27,16 +27,7 @@ const ITEM = JSON.stringify({
   },
 });
 
-async function itemApp() {
-  const b = await createBuilder({ plan: "explorer" });
-  const app = await createSpaceApp(b.account.accountId);
-  await say(app, b.account.accountId, {
-    user: "Items",
-    answer: "Done",
-    changes: [{ type: "add_entity", name: "Item", content: ITEM }],
-  });
-  return { b, app };
-}
+const itemApp = () => builderAppWithEntity("Item", ITEM);
 
 const list = (app: App, b: Builder, query: string) =>
   call<EntityRecordPage & Answer & { error?: { field?: string } }>(recordsRoute.GET, {

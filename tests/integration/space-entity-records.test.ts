@@ -15,7 +15,7 @@ import type { EntityRecordPage } from "@/lib/space/entity-records";
 import { createBuilder } from "../support/factories";
 import { call } from "../support/http";
 import { openAiServerEnv, startOpenAiServer } from "../support/openai-server";
-import { createSpaceApp, say } from "../support/space";
+import { builderAppWithEntity, createSpaceApp } from "../support/space";
 
 // Records of a space app's entities: the chat's insert_entity_records action stores them (the real
 // chat route, the AI SDK over HTTP to a local OpenAI-compatible server answering what each test
@@ -31,17 +31,7 @@ type Builder = Awaited<ReturnType<typeof createBuilder>>;
 
 const TASK = '{"type":"object","properties":{"title":{"type":"string"},"done":{"type":"boolean"}}}';
 
-/** A builder's space app with a Task entity (and no record). */
-async function taskApp() {
-  const b = await createBuilder({ plan: "explorer" });
-  const app = await createSpaceApp(b.account.accountId);
-  await say(app, b.account.accountId, {
-    user: "Tasks",
-    answer: "Done",
-    changes: [{ type: "add_entity", name: "Task", content: TASK }],
-  });
-  return { b, app };
-}
+const taskApp = () => builderAppWithEntity("Task", TASK);
 
 /** One chat exchange answered with `answer`; the final state of each action. */
 async function chat(app: App, b: Builder, text: string, answer: string, discussMode = false) {

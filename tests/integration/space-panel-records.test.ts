@@ -8,7 +8,7 @@ import { messages } from "@/lib/messages";
 import type { EntityRecordPage, EntityRecordView } from "@/lib/space/entity-records";
 import { createBuilder } from "../support/factories";
 import { type Answer, call } from "../support/http";
-import { createSpaceApp, say } from "../support/space";
+import { builderAppWithEntity, say } from "../support/space";
 
 // The Database panel's writes: a new row and the edit of one cell, by the app's builder, checked
 // against the entity's JSON schema as the data API checks records.
@@ -25,16 +25,7 @@ const TASK = JSON.stringify({
   required: ["title"],
 });
 
-async function taskApp() {
-  const b = await createBuilder({ plan: "explorer" });
-  const app = await createSpaceApp(b.account.accountId);
-  await say(app, b.account.accountId, {
-    user: "Tasks",
-    answer: "Done",
-    changes: [{ type: "add_entity", name: "Task", content: TASK }],
-  });
-  return { b, app };
-}
+const taskApp = () => builderAppWithEntity("Task", TASK);
 
 const create = (app: App, b: Builder, body: unknown, entity = "Task") =>
   call<EntityRecordView & Answer>(recordsRoute.POST, {

@@ -2,6 +2,7 @@ import { insertApp } from "../../db/queries/apps";
 import type { App } from "../../db/schema";
 import { finishAnswer, startExchange } from "../../lib/space/chat";
 import type { FileChange } from "../../lib/space/schemas";
+import { createBuilder } from "./factories";
 
 // Space apps for the tests: an app and a conversation written through the chat's own services
 // (lib/space/chat.ts), as the chat stream writes it.
@@ -34,3 +35,15 @@ export const page = (name: string, text: string): FileChange => ({
   path: `pages/${name}.jsx`,
   content: `export default function ${name}() {\n  return <main>${text}</main>;\n}\n`,
 });
+
+/** A builder (explorer plan) and their space app whose first version adds one entity (no record). */
+export async function builderAppWithEntity(name: string, schema: string) {
+  const b = await createBuilder({ plan: "explorer" });
+  const app = await createSpaceApp(b.account.accountId);
+  await say(app, b.account.accountId, {
+    user: `${name}s`,
+    answer: "Done",
+    changes: [{ type: "add_entity", name, content: schema }],
+  });
+  return { b, app };
+}
