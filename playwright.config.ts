@@ -15,7 +15,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"]],
+  // The JSON report lets scripts/e2e.ts repeat the failed tests at the very end of its output.
+  reporter: [["list"], ["json", { outputFile: ".data/e2e-report.json" }]],
   use: {
     baseURL: process.env.E2E_BASE_URL ?? "http://localhost:3200",
     trace: "retain-on-failure",
