@@ -150,6 +150,7 @@ function FunctionUrl({ name, url }: { name: string; url: string }) {
         type="button"
         size="sm"
         variant="outline"
+        className="shrink-0 whitespace-nowrap"
         onClick={() => copy(url)}
         aria-label={copied ? messages.functionUrlCopied : `${messages.functionCopyUrl}: ${name}`}
       >
