@@ -4,6 +4,7 @@ import * as listRoute from "@/app/api/apps/[appId]/data/[entity]/route";
 import { findRuntimeRecord, insertRuntimeRecords, listRuntimeRecords } from "@/db/queries/app-data";
 import type { App } from "@/db/schema";
 import { BODY_CAPS } from "@/lib/api/body-caps";
+import { FUNCTION_DATA_CALLS_AT_ONCE } from "@/lib/constants";
 import { serveFunctionData } from "@/lib/functions/data-gateway";
 import { deployAllFunctions } from "@/lib/functions/deploy";
 import { DATA_TOKEN_HEADER, startEgressGateway } from "@/lib/functions/egress-gateway";
@@ -63,6 +64,7 @@ Deno.serve(async (req: Request) => {
     case "/update": return out(() => entity().update(q("id"), body));
     case "/delete": return out(() => entity().delete(q("id")));
     case "/bulk": return out(() => entity().bulkCreate(body));
+    case "/parallel": return out(() => Promise.all(body.map((title: string) => entities.Task.create({ title }))));
     case "/door": return out(async () => {
       const res = await door(body.method, body.path, body.body);
       return { status: res.status, answer: await res.text() };
@@ -72,7 +74,7 @@ Deno.serve(async (req: Request) => {
     case "/seen": return out(async () => ({
       url: req.url,
       headers: [...req.headers],
-      titles: (await entities.Task.list()).map((r: any) => r.title),
+      titles: (await entities.Task.list({ limit: 100 })).map((r: any) => r.title),
     }));
   }
   return json({ unknown: url.pathname });
@@ -84,6 +86,28 @@ type Outcome = {
   error?: { name: string; status: number; code: string; message: string; field: string | null };
 };
 type Rec = { id: string; title: string; creatorId: string | null; done?: boolean };
+
+/** A GET of the gateway's door, with a token, and an app id in a header the gateway must ignore. */
+function gatewayGet(port: number, token: string, path: string, appIdHeader = "") {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    http
+      .get(
+        {
+          host: "127.0.0.1",
+          port,
+          path,
+          agent: false,
+          headers: { [DATA_TOKEN_HEADER]: token, "x-app-id": appIdHeader },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      )
+      .on("error", reject);
+  });
+}
 
 describe("a function's data client, as its app's service role", () => {
   let runtime: FunctionRuntime;
@@ -338,40 +362,60 @@ describe("a function's data client, as its app's service role", () => {
       try {
         const doorA = await gateway.open(a.app.id);
         const doorB = await gateway.open(b.app.id);
-        const get = (port: number, token: string, path: string) =>
-          new Promise<{ status: number; body: string }>((resolve, reject) => {
-            http
-              .get(
-                {
-                  host: "127.0.0.1",
-                  port,
-                  path,
-                  headers: { [DATA_TOKEN_HEADER]: token, "x-app-id": b.app.id },
-                },
-                (res) => {
-                  let body = "";
-                  res.on("data", (c) => (body += c));
-                  res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-                },
-              )
-              .on("error", reject);
-          });
         // A's token on B's door, B's token on A's door: refused.
-        expect((await get(doorB.port, doorA.token, "/__data/Secret")).status).toBe(403);
-        expect((await get(doorA.port, doorB.token, "/__data/Task")).status).toBe(403);
+        expect((await gatewayGet(doorB.port, doorA.token, "/__data/Secret", b.app.id)).status).toBe(403);
+        expect((await gatewayGet(doorA.port, doorB.token, "/__data/Task", b.app.id)).status).toBe(403);
         // A's own: A's records only, whatever the request says of B.
-        const own = await get(doorA.port, doorA.token, `/__data/Task?appId=${b.app.id}`);
+        const own = await gatewayGet(doorA.port, doorA.token, `/__data/Task?appId=${b.app.id}`, b.app.id);
         expect(own.status).toBe(200);
         expect(own.body).toContain("alice's");
         expect(own.body).not.toContain("b task");
-        expect((await get(doorA.port, doorA.token, "/__data/Secret")).status).toBe(404);
+        expect((await gatewayGet(doorA.port, doorA.token, "/__data/Secret", b.app.id)).status).toBe(404);
         // A closed door (its process ended) takes no more calls.
         doorA.close();
-        await expect(get(doorA.port, doorA.token, "/__data/Task")).rejects.toThrow();
+        await expect(gatewayGet(doorA.port, doorA.token, "/__data/Task")).rejects.toThrow();
       } finally {
         await gateway.close();
       }
       await bRecordsIntact();
+    },
+    SLOW,
+  );
+
+  it(
+    "has a few data calls in the database at once per process, the others waiting their turn",
+    async () => {
+      // Forty creates at once from one function: every one is stored.
+      const titles = Array.from({ length: 40 }, (_, i) => `parallel ${i}`);
+      const made = ok<Rec[]>(await inA("/parallel", titles));
+      expect(made.map((r) => r.title).sort()).toEqual([...titles].sort());
+      // At the gateway, with a data server that counts: never more than the limit at once.
+      let now = 0;
+      let most = 0;
+      const gateway = await startEgressGateway(
+        { dnsServers: [], allowedPrivate: new Set() },
+        {
+          data: async () => {
+            most = Math.max(most, ++now);
+            await new Promise((r) => setTimeout(r, 20));
+            now--;
+            return Response.json({ ok: true });
+          },
+        },
+      );
+      try {
+        const door = await gateway.open(a.app.id);
+        const statuses = await Promise.all(
+          Array.from({ length: 30 }, () =>
+            gatewayGet(door.port, door.token, "/__data/Task").then((r) => r.status),
+          ),
+        );
+        expect(statuses.every((s) => s === 200)).toBe(true);
+        expect(most).toBeGreaterThan(1);
+        expect(most).toBeLessThanOrEqual(FUNCTION_DATA_CALLS_AT_ONCE);
+      } finally {
+        await gateway.close();
+      }
     },
     SLOW,
   );
