@@ -4,6 +4,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import https from "node:https";
 import net, { type AddressInfo, isIP, type Socket } from "node:net";
 import { Readable } from "node:stream";
+import { FUNCTION_DATA_CALLS_AT_ONCE } from "@/lib/constants";
 import { WebFetchError } from "@/lib/context/web/fetch-error";
 import { bareHost, checkedTarget, pinnedLookup } from "@/lib/context/web/guarded-fetch";
 import type { ScraperNetwork } from "@/lib/context/web/scraper-config";
@@ -49,7 +50,7 @@ export type EgressGateway = {
   close(): Promise<void>;
 };
 
-type DoorState = { appId: string; token: Buffer };
+type DoorState = { appId: string; token: Buffer; inFlight: number; waiting: (() => void)[] };
 
 /**
  * The one door from a function's process to the network. Deno's --allow-net works by host name
@@ -69,15 +70,16 @@ type DoorState = { appId: string; token: Buffer };
  */
 export async function startEgressGateway(
   network: ScraperNetwork,
-  options: { data?: DataServer } = {},
+  options: { data?: DataServer; dataCallsAtOnce?: number } = {},
 ): Promise<EgressGateway> {
+  const atOnce = options.dataCallsAtOnce ?? FUNCTION_DATA_CALLS_AT_ONCE;
   // Which door each connection came through: the only thing that says which app is calling.
   const doorOf = new WeakMap<Socket, DoorState>();
   const server = http.createServer((req, res) => {
     const door = doorOf.get(req.socket);
     if (!door) return refuse(res, "unknown door");
     if (req.url?.startsWith(DATA_PATH_PREFIX)) {
-      serveData(req, res, door, options.data).catch(() => refuse(res, "data call failed"));
+      serveData(req, res, door, options.data, atOnce).catch(() => refuse(res, "data call failed"));
       return;
     }
     forward(req, res, network).catch(() => refuse(res, "unreachable"));
@@ -88,7 +90,7 @@ export async function startEgressGateway(
   return {
     async open(appId) {
       const token = randomBytes(24).toString("hex");
-      const state: DoorState = { appId, token: Buffer.from(token) };
+      const state: DoorState = { appId, token: Buffer.from(token), inFlight: 0, waiting: [] };
       const sockets = new Set<Socket>();
       const listener = net.createServer((socket) => {
         sockets.add(socket);
@@ -125,6 +127,7 @@ async function serveData(
   res: ServerResponse,
   door: DoorState,
   data: DataServer | undefined,
+  atOnce: number,
 ): Promise<void> {
   const sent = Buffer.from(String(req.headers[DATA_TOKEN_HEADER] ?? ""));
   if (!data || sent.length !== door.token.length || !timingSafeEqual(sent, door.token)) {
@@ -140,7 +143,23 @@ async function serveData(
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     duplex: "half",
   } as RequestInit);
-  const answer = await data(door.appId, req.url ?? "/", request);
+  // A few at a time per process; the others wait (the process's wall time bounds the wait). A
+  // call that ends hands its slot to the next waiting one.
+  if (door.inFlight >= atOnce) await new Promise<void>((resolve) => door.waiting.push(resolve));
+  else door.inFlight++;
+  const release = () => {
+    const next = door.waiting.shift();
+    if (next) next();
+    else door.inFlight--;
+  };
+  // Its process ended while it waited: nothing of it runs after the function is gone.
+  if (req.socket.destroyed) return release();
+  let answer: Response;
+  try {
+    answer = await data(door.appId, req.url ?? "/", request);
+  } finally {
+    release();
+  }
   if (!hasBody) req.resume();
   res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
   res.end(Buffer.from(await answer.arrayBuffer()));
