@@ -8,7 +8,8 @@ export const functionsMessages = {
   functionResponseTooLarge: "The function's answer is larger than {max}",
   functionRequestTooLarge: "A function's request body can be at most {max}",
   functionBuildFailed: "The function could not be built: {details}",
-  functionImportsRefused: "Functions cannot import other files or packages yet ({specifier})",
+  functionImportsRefused:
+    'Functions can import only "@app/client" (the app\'s data), not other files or packages yet ({specifier})',
   functionNoHandler: "The function must call Deno.serve(handler) or export a default handler",
   functionStartFailed: "The function could not be started",
   // Deploying and calling them.
