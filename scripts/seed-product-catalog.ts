@@ -2,6 +2,7 @@ import type { findAppById } from "../db/queries/apps";
 import { findEntityImportById, findLatestEntityImport } from "../db/queries/entity-imports";
 import { countEntityRecords } from "../db/queries/entity-records";
 import { runCsvImportJob, startCsvImport } from "../lib/app-data/csv-import";
+import { deployFunction, functionUrl, listFunctions } from "../lib/functions/deploy";
 import { listSecrets, saveSecrets } from "../lib/secrets/secrets";
 import type { FileChange } from "../lib/space/schemas";
 import { DEMO_IDS } from "./seed-apps";
@@ -13,7 +14,8 @@ import { seedPublishedSpaceApp } from "./seed-space-app";
 // without a limit, long text, number, multiselect, JSON), about 150 products imported from a CSV
 // file through the real importer (lib/app-data/csv-import.ts: the file stored with its mapping,
 // then the import job run here, as the worker would), a few rows of which the schema refuses so
-// the import has failed rows, and a demo secret so the Secrets dialog has one. The version is
+// the import has failed rows, a demo secret so the Secrets dialog has one, and a deployed function
+// (functions/out-of-stock.ts) reading the products as the app's service role. The version is
 // written through the chat's services, the secret through the secrets service. Once: an app with
 // versions keeps them, an entity imported once is not imported again, a secret there is kept.
 
@@ -76,11 +78,28 @@ export default function Home() {
 }
 `;
 
+/** The demo function: products out of stock, read as the app's service role, for a supplier's system. */
+const OUT_OF_STOCK_FUNCTION = `import { entities } from "@app/client";
+
+// GET: the products out of stock, for the supplier's ordering system (optional ?category=).
+Deno.serve(async (req) => {
+  const category = new URL(req.url).searchParams.get("category");
+  const filter = category ? { inStock: false, category } : { inStock: false };
+  const products = await entities.${PRODUCT_ENTITY}.list({ filter, sort: "-createdAt", limit: 200 });
+  return Response.json({
+    count: products.length,
+    products: products.map((p) => ({ id: p.id, name: p.name, category: p.category })),
+  });
+});
+`;
+export const PRODUCT_CATALOG_FUNCTION = "out-of-stock";
+
 const CHANGES: FileChange[] = [
   { type: "add_entity", name: PRODUCT_ENTITY, content: PRODUCT_SCHEMA },
   { type: "add_file", path: "pages/Home.jsx", content: PAGE },
+  { type: "add_file", path: `functions/${PRODUCT_CATALOG_FUNCTION}.ts`, content: OUT_OF_STOCK_FUNCTION },
 ];
-const TITLES = ["Add the Product entity", "Create the catalog page"];
+const TITLES = ["Add the Product entity", "Create the catalog page", "Add the out-of-stock function"];
 
 /** The demo secret: a clearly fake value, so the Secrets dialog has a row to show. */
 export const PRODUCT_CATALOG_SECRET = {
@@ -130,9 +149,13 @@ export async function seedProductCatalog(ownerAccountId: string, ownerUserId: st
   if (!secrets.some((s) => s.key === PRODUCT_CATALOG_SECRET.key)) {
     await saveSecrets(app, { secrets: [{ ...PRODUCT_CATALOG_SECRET }] });
   }
+  // Deployed once, as the Functions panel's Deploy does: its URL answers on the published app.
+  const fn = (await listFunctions(app)).functions.find((f) => f.name === PRODUCT_CATALOG_FUNCTION);
+  if (fn && fn.state !== "success") await deployFunction(app, PRODUCT_CATALOG_FUNCTION, ownerUserId);
   return (
     `Product catalog (space app, published): /app/${app.id} (builder: /build/app/${app.id}), ` +
     `${await countEntityRecords(app.id, PRODUCT_ENTITY)} Product records imported from a CSV file ` +
-    `(${imp?.failed ?? 0} failed rows of ${imp?.total ?? 0}), secret ${PRODUCT_CATALOG_SECRET.key}`
+    `(${imp?.failed ?? 0} failed rows of ${imp?.total ?? 0}), secret ${PRODUCT_CATALOG_SECRET.key}, ` +
+    `function ${functionUrl(app.id, PRODUCT_CATALOG_FUNCTION)}`
   );
 }

@@ -33,6 +33,10 @@ export const secretsMessages = {
   secretsNewRow: "New secret {n}",
   secretsRemoveRow: "Remove row {n}",
   secretsDelete: "Delete {key}",
+  secretDeleteTitle: "Delete {key}?",
+  secretDeleteDescription:
+    "The app's functions stop seeing it at their next call, and a function that reads it cannot be deployed until it is set again. This cannot be undone.",
+  secretDeleteConfirm: "Delete secret",
   secretsSave: "Save secrets",
   secretsSaving: "Saving…",
   secretsMaskedValue: "Value hidden",

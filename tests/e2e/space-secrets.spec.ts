@@ -91,15 +91,25 @@ test("the settings' Secrets dialog saves, lists masked, refuses empty rows, dele
   );
   expect(row!.sealed_value).not.toContain(canary);
 
+  // A delete asks first; Cancel keeps the secret.
+  const deleteButton = again.getByRole("button", {
+    name: fillTemplate(messages.secretsDelete, { key: "MAIL_API_KEY" }),
+  });
+  const confirm = page.getByRole("alertdialog", {
+    name: fillTemplate(messages.secretDeleteTitle, { key: "MAIL_API_KEY" }),
+  });
+  await deleteButton.click();
+  await expect(confirm).toContainText(messages.secretDeleteDescription);
+  await confirm.getByRole("button", { name: messages.cancel }).click();
+  await expect(confirm).toBeHidden();
+  await expect(again.locator('[data-secret-key="MAIL_API_KEY"]')).toBeVisible();
   await page.route(`**/api/apps/${appId}/secrets/MAIL_API_KEY`, (route) => route.abort());
-  await again
-    .getByRole("button", { name: fillTemplate(messages.secretsDelete, { key: "MAIL_API_KEY" }) })
-    .click();
+  await deleteButton.click();
+  await confirm.getByRole("button", { name: messages.secretDeleteConfirm }).click();
   await expect(page.getByText(messages.secretDeleteFailed)).toBeVisible();
   await page.unroute(`**/api/apps/${appId}/secrets/MAIL_API_KEY`);
-  await again
-    .getByRole("button", { name: fillTemplate(messages.secretsDelete, { key: "MAIL_API_KEY" }) })
-    .click();
+  await deleteButton.click();
+  await confirm.getByRole("button", { name: messages.secretDeleteConfirm }).click();
   await expect(page.getByText(messages.secretDeleted)).toBeVisible();
   await expect(again.getByText(messages.secretsEmpty)).toBeVisible();
 

@@ -4,11 +4,17 @@ import { db } from "@/db/client";
 import { findAppById } from "@/db/queries/apps";
 import { appFiles, appSecrets, entityImports, entityRecords, spaceBlobs, versions } from "@/db/schema";
 import { SECRET_MASK } from "@/lib/constants";
+import { listFunctions } from "@/lib/functions/deploy";
+import { callPublicFunction } from "@/lib/functions/public-call";
 import { listSecrets, readSecretValues } from "@/lib/secrets/secrets";
 import { listEntities } from "@/lib/space/entities";
 import { tableColumns } from "@/lib/space/table-columns";
 import { DEMO_IDS } from "../../scripts/seed-apps";
-import { PRODUCT_CATALOG_SECRET, seedProductCatalog } from "../../scripts/seed-product-catalog";
+import {
+  PRODUCT_CATALOG_FUNCTION,
+  PRODUCT_CATALOG_SECRET,
+  seedProductCatalog,
+} from "../../scripts/seed-product-catalog";
 import {
   PRODUCT_BAD_ROWS,
   PRODUCT_ENTITY,
@@ -112,6 +118,28 @@ describe("the seeded Product catalog", () => {
     expect(await readSecretValues(appId)).toEqual({
       [PRODUCT_CATALOG_SECRET.key]: PRODUCT_CATALOG_SECRET.value,
     });
+
+    // The deployed function answers at its URL with the products out of stock, read as the app's
+    // service role.
+    expect(line).toContain(`/api/apps/${appId}/functions/${PRODUCT_CATALOG_FUNCTION}`);
+    const listed = await listFunctions(first.app!);
+    expect(listed.functions).toEqual([
+      expect.objectContaining({
+        name: PRODUCT_CATALOG_FUNCTION,
+        state: "success",
+        changedSinceDeploy: false,
+      }),
+    ]);
+    const answer = await callPublicFunction(appId, PRODUCT_CATALOG_FUNCTION, "203.0.113.9", {
+      method: "GET",
+      url: `/api/apps/${appId}/functions/${PRODUCT_CATALOG_FUNCTION}?category=Kitchen`,
+    });
+    expect(answer.status).toBe(200);
+    const outOfStock = products.filter((p) => p.inStock === false && p.category === "Kitchen");
+    expect(outOfStock.length).toBeGreaterThan(0);
+    const body = (await answer.json()) as { count: number; products: { name: string }[] };
+    expect(body.count).toBe(outOfStock.length);
+    expect(body.products.map((p) => p.name).sort()).toEqual(outOfStock.map((p) => String(p.name)).sort());
 
     await seedProductCatalog(builder.account.accountId, builder.user.id);
     const again = await state();

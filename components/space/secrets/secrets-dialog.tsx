@@ -4,6 +4,16 @@ import { Loader2Icon, PlusIcon, Trash2Icon, XIcon } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "@/components/auth/api-client";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -52,6 +62,8 @@ export function SecretsDialog({
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
+  /** The key whose delete waits for the builder's confirmation. */
+  const [confirmKey, setConfirmKey] = useState<string | null>(null);
   const problemId = useId();
 
   useEffect(() => {
@@ -156,7 +168,7 @@ export function SecretsDialog({
                     aria-label={fillTemplate(messages.secretsDelete, { key: s.key })}
                     title={fillTemplate(messages.secretsDelete, { key: s.key })}
                     disabled={deleting !== null}
-                    onClick={() => void remove(s.key)}
+                    onClick={() => setConfirmKey(s.key)}
                   >
                     {deleting === s.key ? (
                       <Loader2Icon aria-hidden className="animate-spin" />
@@ -263,6 +275,22 @@ export function SecretsDialog({
             </Button>
           </DialogFooter>
         </form>
+        <AlertDialog open={confirmKey !== null} onOpenChange={(open) => !open && setConfirmKey(null)}>
+          <AlertDialogContent>
+            <AlertDialogHeader>
+              <AlertDialogTitle>
+                {fillTemplate(messages.secretDeleteTitle, { key: confirmKey ?? "" })}
+              </AlertDialogTitle>
+              <AlertDialogDescription>{messages.secretDeleteDescription}</AlertDialogDescription>
+            </AlertDialogHeader>
+            <AlertDialogFooter>
+              <AlertDialogCancel>{messages.cancel}</AlertDialogCancel>
+              <AlertDialogAction destructive onClick={() => confirmKey && void remove(confirmKey)}>
+                {messages.secretDeleteConfirm}
+              </AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
       </DialogContent>
     </Dialog>
   );
