@@ -481,3 +481,6 @@ export const FUNCTION_CALLS_PER_MINUTE = 120;
  * turn. A function that fires thousands at once must not take the connections every app shares.
  */
 export const FUNCTION_DATA_CALLS_AT_ONCE = 8;
+
+/** Word changes are marked inside changed lines only while both files are at most this long (characters). */
+export const WORD_DIFF_MAX_CHARS = 10_000;

@@ -1,15 +1,23 @@
-// A line diff for the all-changes diff dialog: the longest
-// common subsequence of the two files' lines, after the common start and end are taken off.
-// Pure and client-safe. Files are at most SPACE_FILE_MAX_BYTES, so the quadratic table is capped:
-// past DIFF_MAX_CELLS the middle is shown as removed then added (still correct, just not minimal).
+import { diffArrays, diffWordsWithSpace } from "diff";
+import { WORD_DIFF_MAX_CHARS } from "@/lib/constants";
+
+// The line diff of the all-changes dialog and the file history, by jsdiff (Myers' algorithm: the
+// unchanged lines are a longest common subsequence), with the words that changed inside each
+// changed line. Pure and client-safe.
+
+/** A piece of a changed line: `changed` when these characters are not on the other side. */
+export type WordPart = { text: string; changed: boolean };
 
 export type DiffLine =
   | { type: "same"; text: string; oldLine: number; newLine: number }
-  | { type: "removed"; text: string; oldLine: number }
-  | { type: "added"; text: string; newLine: number };
+  | { type: "removed"; text: string; oldLine: number; words?: WordPart[] }
+  | { type: "added"; text: string; newLine: number; words?: WordPart[] };
 
-/** Lines compared pairwise at most (the LCS table's cells): about 16 MB of memory. */
-export const DIFF_MAX_CELLS = 4_000_000;
+/**
+ * How long jsdiff may look for the shortest diff of one file (ms). Past it, the lines between
+ * the common start and end are shown removed then added: still exact, just not minimal.
+ */
+export const DIFF_TIMEOUT_MS = 1000;
 
 /** A file's lines; a final newline does not make an empty last line, and "" has no lines. */
 export function splitLines(text: string): string[] {
@@ -19,10 +27,20 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** The lines of `after` compared with `before`: unchanged, removed (old side) and added (new side), in order. */
-export function diffLines(before: string, after: string, maxCells = DIFF_MAX_CELLS): DiffLine[] {
+/**
+ * The lines of `after` compared with `before`: unchanged, removed (old side) and added (new side),
+ * in order; a changed line reads "old, then new". Changed lines carry their word changes unless
+ * either file is longer than `wordLimit` characters.
+ */
+export function diffLines(
+  before: string,
+  after: string,
+  { timeoutMs = DIFF_TIMEOUT_MS, wordLimit = WORD_DIFF_MAX_CHARS } = {},
+): DiffLine[] {
   const a = splitLines(before);
   const b = splitLines(after);
+  // The common start and end are taken off first: jsdiff then compares only the middle, and a
+  // middle it gives up on still keeps them.
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
@@ -31,48 +49,55 @@ export function diffLines(before: string, after: string, maxCells = DIFF_MAX_CEL
     endA--;
     endB--;
   }
+  const midA = a.slice(start, endA);
+  const midB = b.slice(start, endB);
+  const middle = diffArrays(midA, midB, { timeout: timeoutMs }) ?? [
+    { value: midA, removed: true, added: false, count: midA.length },
+    { value: midB, removed: false, added: true, count: midB.length },
+  ];
+  const changes = [
+    { value: a.slice(0, start), removed: false, added: false },
+    ...middle,
+    { value: a.slice(endA), removed: false, added: false },
+  ];
   const out: DiffLine[] = [];
-  for (let i = 0; i < start; i++) out.push({ type: "same", text: a[i]!, oldLine: i + 1, newLine: i + 1 });
-
-  const n = endA - start;
-  const m = endB - start;
-  if (n > 0 && m > 0 && (n + 1) * (m + 1) <= maxCells) {
-    // lcs[i][j] = length of the LCS of a[start+i..endA) and b[start+j..endB), row-major.
-    const w = m + 1;
-    const lcs = new Uint32Array((n + 1) * w);
-    for (let i = n - 1; i >= 0; i--) {
-      for (let j = m - 1; j >= 0; j--) {
-        lcs[i * w + j] =
-          a[start + i] === b[start + j]
-            ? lcs[(i + 1) * w + j + 1]! + 1
-            : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
-      }
+  let oldLine = 1;
+  let newLine = 1;
+  for (const change of changes) {
+    for (const text of change.value) {
+      if (change.removed) out.push({ type: "removed", text, oldLine: oldLine++ });
+      else if (change.added) out.push({ type: "added", text, newLine: newLine++ });
+      else out.push({ type: "same", text, oldLine: oldLine++, newLine: newLine++ });
     }
-    let i = 0;
-    let j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && a[start + i] === b[start + j]) {
-        out.push({ type: "same", text: a[start + i]!, oldLine: start + i + 1, newLine: start + j + 1 });
-        i++;
-        j++;
-      } else if (j === m || (i < n && lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) {
-        // At a tie the removal comes first: a changed line reads as "old, then new".
-        out.push({ type: "removed", text: a[start + i]!, oldLine: start + i + 1 });
-        i++;
-      } else {
-        out.push({ type: "added", text: b[start + j]!, newLine: start + j + 1 });
-        j++;
-      }
-    }
-  } else {
-    for (let i = start; i < endA; i++) out.push({ type: "removed", text: a[i]!, oldLine: i + 1 });
-    for (let j = start; j < endB; j++) out.push({ type: "added", text: b[j]!, newLine: j + 1 });
   }
-
-  for (let k = 0; endA + k < a.length; k++) {
-    out.push({ type: "same", text: a[endA + k]!, oldLine: endA + k + 1, newLine: endB + k + 1 });
-  }
+  if (before.length <= wordLimit && after.length <= wordLimit) markWordChanges(out);
   return out;
+}
+
+/**
+ * Pairs each run of removed lines with the added run after it, line by line, and marks the words
+ * that differ within each pair (the rest of a longer run stays whole: nothing to compare it with).
+ */
+function markWordChanges(lines: DiffLine[]): void {
+  for (let i = 0; i < lines.length; ) {
+    if (lines[i]!.type !== "removed") {
+      i++;
+      continue;
+    }
+    let removedEnd = i;
+    while (removedEnd < lines.length && lines[removedEnd]!.type === "removed") removedEnd++;
+    let addedEnd = removedEnd;
+    while (addedEnd < lines.length && lines[addedEnd]!.type === "added") addedEnd++;
+    const pairs = Math.min(removedEnd - i, addedEnd - removedEnd);
+    for (let k = 0; k < pairs; k++) {
+      const removed = lines[i + k] as Extract<DiffLine, { type: "removed" }>;
+      const added = lines[removedEnd + k] as Extract<DiffLine, { type: "added" }>;
+      const parts = diffWordsWithSpace(removed.text, added.text);
+      removed.words = parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: p.removed }));
+      added.words = parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: p.added }));
+    }
+    i = addedEnd;
+  }
 }
 
 export type DiffRow = DiffLine | { type: "skip"; count: number };

@@ -16,8 +16,8 @@ describe("diffLines", () => {
   it("marks one changed line as removed then added, numbering both sides", () => {
     const d = diffLines("a\nb\nc\n", "a\nB\nc\n");
     expect(compact(d)).toEqual([" a", "-b", "+B", " c"]);
-    expect(d[1]).toEqual({ type: "removed", text: "b", oldLine: 2 });
-    expect(d[2]).toEqual({ type: "added", text: "B", newLine: 2 });
+    expect(d[1]).toMatchObject({ type: "removed", text: "b", oldLine: 2 });
+    expect(d[2]).toMatchObject({ type: "added", text: "B", newLine: 2 });
     expect(d[3]).toEqual({ type: "same", text: "c", oldLine: 3, newLine: 3 });
   });
 
@@ -61,9 +61,43 @@ describe("diffLines", () => {
     }
   });
 
-  it("past the cell cap the middle is replaced whole, still exact", () => {
-    const d = diffLines("a\nb\nc\nz", "a\nc\nb\nz", 4);
-    expect(compact(d)).toEqual([" a", "-b", "-c", "+c", "+b", " z"]);
+  it("past its time the middle is replaced whole, still exact, keeping the common start and end", () => {
+    const before = ["a", ...Array.from({ length: 300 }, (_, i) => `x${i}`), "z"];
+    const after = ["a", ...Array.from({ length: 300 }, (_, i) => (i % 2 ? `x${i}` : `y${i}`)), "z"];
+    const d = diffLines(before.join("\n"), after.join("\n"), { timeoutMs: 0 });
+    expect(sides(d)).toEqual({ before, after });
+    expect(d[0]).toEqual({ type: "same", text: "a", oldLine: 1, newLine: 1 });
+    expect(d.at(-1)).toEqual({ type: "same", text: "z", oldLine: 302, newLine: 302 });
+    // The middle (x0 to x298, x299 being common with z) is replaced whole; in time, only the even lines.
+    expect(diffStats(d)).toEqual({ added: 299, removed: 299 });
+    expect(diffStats(diffLines(before.join("\n"), after.join("\n")))).toEqual({ added: 150, removed: 150 });
+  });
+
+  it("marks the words that changed inside a changed line, each side its own", () => {
+    const d = diffLines("const a = 1;\nkeep\n", "const b = 1;\nkeep\n");
+    const changed = d.filter((l) => l.type !== "same");
+    const words = (l: DiffLine) => (l.type === "same" ? [] : (l.words ?? []));
+    expect(
+      changed.map((l) =>
+        words(l)
+          .filter((w) => w.changed)
+          .map((w) => w.text),
+      ),
+    ).toEqual([["a"], ["b"]]);
+    // Each line is its words put together again.
+    for (const l of changed)
+      expect(
+        words(l)
+          .map((w) => w.text)
+          .join(""),
+      ).toBe(l.text);
+  });
+
+  it("marks no words once either file is over the limit", () => {
+    const long = `${"x".repeat(50)}\n`;
+    const d = diffLines(`${long}a b\n`, `${long}a c\n`, { wordLimit: 40 });
+    expect(d.filter((l) => l.type !== "same").map((l) => "words" in l)).toEqual([false, false]);
+    expect(diffLines("a b\n", "a c\n").find((l) => l.type === "added")).toHaveProperty("words");
   });
 
   it("splitLines ignores the final newline and reads CRLF", () => {

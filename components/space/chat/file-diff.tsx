@@ -6,8 +6,8 @@ import { type DiffRow, diffLines, diffStats, foldUnchanged } from "@/lib/space/l
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 
-// The line diff of one file (its status: added, modified or deleted), shared by
-// the all-changes dialog and the version history dialog per file.
+// The line diff of one file (its status: added, modified or deleted), with the words that changed
+// inside changed lines, shared by the all-changes dialog and the version history dialog per file.
 
 export type ChangeStatus = "added" | "modified" | "deleted";
 export type ChangedFile = { path: string; status: ChangeStatus; before: string; after: string };
@@ -125,7 +125,24 @@ function DiffRowView({ row }: { row: DiffRow }) {
           </>
         ) : null}
       </td>
-      <td className="px-2 whitespace-pre">{row.text}</td>
+      <td className="px-2 whitespace-pre">
+        {row.type !== "same" && row.words
+          ? row.words.map((w, i) =>
+              w.changed ? (
+                <span
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the words of one line never reorder
+                  key={i}
+                  data-word-change
+                  className={cn("rounded-sm", row.type === "added" ? "bg-emerald-500/30" : "bg-red-500/30")}
+                >
+                  {w.text}
+                </span>
+              ) : (
+                w.text
+              ),
+            )
+          : row.text}
+      </td>
     </tr>
   );
 }
