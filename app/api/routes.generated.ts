@@ -269,6 +269,16 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/membership/verify/route"),
   },
   {
+    file: "app/api/apps/[appId]/merge/route.ts",
+    path: "/api/apps/{appId}/merge",
+    docs: {
+      POST: {
+        summary: "The chosen added or modified files as one new version; their functions deployed",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/merge/route"),
+  },
+  {
     file: "app/api/apps/[appId]/payments/connect/route.ts",
     path: "/api/apps/{appId}/payments/connect",
     docs: {

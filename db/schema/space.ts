@@ -44,7 +44,7 @@ export const spaceBlobs = pgTable(
   (t) => [primaryKey({ columns: [t.appId, t.hash] })],
 );
 
-export const VERSION_KINDS = ["chat", "restore", "undo_restore", "edit"] as const;
+export const VERSION_KINDS = ["chat", "restore", "undo_restore", "edit", "merge"] as const;
 export type VersionKind = (typeof VERSION_KINDS)[number];
 
 /**

@@ -36,6 +36,8 @@ export const BODY_CAPS = {
    * and its column mapping (up to a thousand columns of JSON), with the form's own framing.
    */
   csvImport: CSV_IMPORT_BYTES_MAX + 1024 * 1024,
+  /** A merge of chosen files of a space app: a few files of up to SPACE_FILE_MAX_BYTES each. */
+  spaceMerge: 8 * 1024 * 1024,
   /** A call of a space app's function by its public URL: the runtime's request cap. */
   functionCall: FUNCTION_REQUEST_BODY_MAX,
 } as const;

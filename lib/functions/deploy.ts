@@ -136,6 +136,24 @@ export async function deployFunction(app: App, name: string, userId: string): Pr
   throw new AppError("BAD_REQUEST", "functionDeployFailed", "function/deploy-failed", extra);
 }
 
+/**
+ * Deploys the function files among `paths` (a merge's files), one after another: their results.
+ * Paths that are not functions are left alone.
+ */
+export async function deployFunctionsAt(
+  app: App,
+  paths: readonly string[],
+  userId: string,
+): Promise<FunctionDeployResult[]> {
+  const wanted = new Set(paths);
+  const files = [...(await functionFiles(app.id)).values()].filter((f) => wanted.has(f.path));
+  if (files.length === 0) return [];
+  const keys = await secretKeysOf(app.id);
+  const results: FunctionDeployResult[] = [];
+  for (const file of files) results.push(await deployFile(app, file, keys, userId));
+  return results;
+}
+
 /** POST .../functions/deploy: every function file, one after another, with the summary. */
 export async function deployAllFunctions(app: App, userId: string): Promise<FunctionsDeployAnswer> {
   assertSpaceApp(app);

@@ -41,6 +41,21 @@ export const FunctionsDeployAnswer = z.object({
 });
 export type FunctionsDeployAnswer = z.infer<typeof FunctionsDeployAnswer>;
 
+/** POST /api/apps/{appId}/merge: what was merged, and the deploys of the functions among it. */
+export const MergeAnswer = z.object({
+  message: z.string(),
+  versionId: z.string(),
+  versionNumber: z.number().int(),
+  filesCount: z.number().int(),
+  totalFunctions: z.number().int(),
+  deployedFunctionsCount: z.number().int(),
+  /** The functions that did not deploy, with why ('{n} function(s) failed to deploy' says how many). */
+  deploymentIssues: z.array(FunctionDeployResult),
+  /** '{n} function(s) failed to deploy', when some did. */
+  deploymentMessage: z.string().nullable(),
+});
+export type MergeAnswer = z.infer<typeof MergeAnswer>;
+
 export const FunctionListItem = z.object({
   name: z.string(),
   path: z.string(),

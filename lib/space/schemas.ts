@@ -4,6 +4,7 @@ import {
   RATING_COMMENT_MAX,
   RATING_MAX,
   RATING_MIN,
+  SPACE_FILES_MAX,
   SPACE_PATH_MAX,
   VERSIONS_LIST_DEFAULT,
   VERSIONS_LIST_MAX,
@@ -135,6 +136,29 @@ export const FileChange = z.discriminatedUnion("type", [
 ]);
 export type FileChange = z.infer<typeof FileChange>;
 
+/**
+ * POST /api/apps/{appId}/merge: files to bring into the current ones (a version's, or a repair's),
+ * by path; `id` is the caller's own handle of the file, `content` null marks a deletion (not merged).
+ */
+export const MergeBody = z
+  .object({
+    files: z
+      .array(z.object({ id: storableString().max(200).optional(), path, content: content.nullable() }))
+      .max(SPACE_FILES_MAX),
+    description: storableString().max(500).optional(),
+  })
+  .meta({
+    examples: [
+      {
+        files: [
+          { id: "pages/Home.jsx", path: "pages/Home.jsx", content: "export default () => <h1>Hi</h1>;\n" },
+        ],
+        description: "Merged the home page of version 3",
+      },
+    ],
+  });
+export type MergeBody = z.infer<typeof MergeBody>;
+
 // ---- answers (what the routes send, as the client receives it) ----
 
 /** A moment as the answers write it: ISO 8601 in UTC (Date.toISOString). */
@@ -142,7 +166,7 @@ const isoTime = z.iso.datetime();
 const count = z.number().int().min(0);
 
 /** How a version was made (db/schema/space.ts VERSION_KINDS). */
-const VersionKind = z.enum(["chat", "restore", "undo_restore", "edit"]);
+const VersionKind = z.enum(["chat", "restore", "undo_restore", "edit", "merge"]);
 /** How a version changed a file (db/schema/space.ts FILE_CHANGES). */
 export const FileChangeStatus = z.enum(["added", "modified", "deleted"]);
 

@@ -250,6 +250,7 @@ const CASES: Record<string, Case> = {
   "DELETE /api/apps/{appId}/secrets/{key}": {
     request: (w) => ({ params: { ...space(w), key: w.spareSecretKeys.pop()! } }),
   },
+  "POST /api/apps/{appId}/merge": { request: (w, ex) => ({ params: space(w), body: ex }) },
   "GET /api/apps/{appId}/functions": { request: (w) => ({ params: { appId: w.fnApp.id } }) },
   "POST /api/apps/{appId}/functions/deploy": { request: (w) => ({ params: { appId: w.fnApp.id } }) },
   "POST /api/apps/{appId}/functions/{name}/deploy": {

@@ -827,6 +827,17 @@ export const rows: Row[] = [
     expect: ownerOfAppA(),
   },
   {
+    file: "app/api/apps/[appId]/merge/route.ts",
+    method: "POST",
+    who: "the app's owner and admins (only a deletion sent: 400, nothing merged); anybody else sees no such app",
+    request: (w) => ({
+      path: `/api/apps/${w.spaceAppA.id}/merge`,
+      params: { appId: w.spaceAppA.id },
+      body: { files: [{ path: "pages/Home.jsx", content: null }] },
+    }),
+    expect: ownerOfAppA(400),
+  },
+  {
     file: "app/api/apps/[appId]/functions/deploy/route.ts",
     method: "POST",
     who: "the app's owner and admins; anybody else sees no such app",

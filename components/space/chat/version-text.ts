@@ -9,6 +9,7 @@ const KIND_TEXT: Record<VersionSummary["kind"], string> = {
   restore: messages.versionsKindRestore,
   undo_restore: messages.versionsKindUndoRestore,
   edit: messages.versionsKindEdit,
+  merge: messages.versionsKindMerge,
 };
 
 export function versionText(v: Pick<VersionSummary, "userRequest" | "description" | "kind">): string {
