@@ -481,3 +481,8 @@ export const FUNCTION_LOG_LINES = 200;
 export const FUNCTION_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** Calls of one app's public function URLs from one address, per minute (webhooks retry slowly). */
 export const FUNCTION_CALLS_PER_MINUTE = 120;
+/**
+ * Data calls (`@app/client`) one function process has in the database at once; more wait their
+ * turn. A function that fires thousands at once must not take the connections every app shares.
+ */
+export const FUNCTION_DATA_CALLS_AT_ONCE = 8;

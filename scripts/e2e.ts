@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { migrateDatabase } from "../db/migrate";
 import { e2eModelResponder } from "../tests/e2e/support/model-responder";
 import { startDemoSite } from "../tests/support/demo-site-server";
@@ -36,6 +37,7 @@ import { adminQuery, type LocalDb, startLocalPostgres } from "./local-db";
 // Everything started here is stopped again, on success, failure or Ctrl-C.
 
 const ROOT = process.cwd();
+const REPORT = path.join(ROOT, ".data/e2e-report.json");
 const PORT = Number(process.env.E2E_PORT ?? 3200);
 const PG_PORT = Number(process.env.E2E_PG_PORT ?? 54349);
 const BASE_URL = `http://localhost:${PORT}`;
@@ -180,6 +182,7 @@ async function main(): Promise<number> {
 
   // 5. Playwright
   t = Date.now();
+  fs.rmSync(REPORT, { force: true });
   const code = await run(
     process.execPath,
     [playwrightBin(), "test", "--config", "playwright.config.ts", ...process.argv.slice(2)],
@@ -199,6 +202,7 @@ async function main(): Promise<number> {
   );
   log(`playwright finished with exit ${code} (${seconds(t)})`);
   if (code !== 0) printServerLogTail();
+  printUnexpectedTests();
   return code;
 }
 
@@ -278,6 +282,39 @@ function printServerLogTail(lines = 60): void {
   if (!tail.join("").trim()) return;
   console.error(`[e2e] last ${tail.length} lines of ${path.relative(ROOT, SERVER_LOG)}:`);
   for (const line of tail) console.error(`  ${line}`);
+}
+
+type ReportSuite = { specs?: ReportSpec[]; suites?: ReportSuite[] };
+type ReportSpec = {
+  title: string;
+  file: string;
+  line: number;
+  tests: { status: string; results: { error?: { message?: string } }[] }[];
+};
+
+/**
+ * The failed and flaky tests again, last: Playwright lists them amid the progress lines, far
+ * above the server log, where a log that keeps only its end would lose them.
+ */
+function printUnexpectedTests(): void {
+  if (!fs.existsSync(REPORT)) return;
+  const walk = (s: ReportSuite): ReportSpec[] => [...(s.specs ?? []), ...(s.suites ?? []).flatMap(walk)];
+  let specs: ReportSpec[];
+  try {
+    specs = (JSON.parse(fs.readFileSync(REPORT, "utf8")) as ReportSuite).suites?.flatMap(walk) ?? [];
+  } catch {
+    return;
+  }
+  for (const spec of specs) {
+    const test = spec.tests.find((t) => t.status === "unexpected" || t.status === "flaky");
+    if (!test) continue;
+    const error = test.results.find((r) => r.error)?.error?.message ?? "";
+    const firstLines = stripVTControlCharacters(error).split("\n").slice(0, 6);
+    console.error(
+      `[e2e] ${test.status === "flaky" ? "FLAKY" : "FAILED"} ${spec.file}:${spec.line} ${spec.title}`,
+    );
+    for (const line of firstLines) console.error(`    ${line}`);
+  }
 }
 
 main()

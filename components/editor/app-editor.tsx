@@ -43,6 +43,10 @@ const DatabasePanel = dynamic(() => import("./database/database-panel").then((m)
   ssr: false,
   loading: PanelLoading,
 });
+const FunctionsPanel = dynamic(() => import("./functions/functions-panel").then((m) => m.FunctionsPanel), {
+  ssr: false,
+  loading: PanelLoading,
+});
 const DataSourcesPanel = dynamic(
   () => import("./data-sources/data-sources-panel").then((m) => m.DataSourcesPanel),
   { ssr: false, loading: PanelLoading },
@@ -207,6 +211,9 @@ export function AppEditor({ app, isAdmin, chatAssistant = null }: AppEditorProps
       break;
     case "database":
       body = <DatabasePanel appId={appId} />;
+      break;
+    case "functions":
+      body = <FunctionsPanel appId={appId} published={status === "active"} />;
       break;
     case "chat":
       body = <LaterPanel title={messages.editorChatTitle} text={messages.editorChatLater} />;

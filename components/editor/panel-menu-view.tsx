@@ -10,6 +10,7 @@ import {
   MegaphoneIcon,
   MessagesSquareIcon,
   PaletteIcon,
+  ServerCogIcon,
   SettingsIcon,
   SparklesIcon,
   TextCursorInputIcon,
@@ -33,6 +34,7 @@ const icons: Record<Exclude<PanelName, "main">, LucideIcon> = {
   chat: MessagesSquareIcon,
   details: BlocksIcon,
   database: DatabaseIcon,
+  functions: ServerCogIcon,
 };
 
 const row =

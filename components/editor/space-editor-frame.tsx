@@ -1,6 +1,13 @@
 "use client";
 
-import { BlocksIcon, DatabaseIcon, type LucideIcon, SettingsIcon, SparklesIcon } from "lucide-react";
+import {
+  BlocksIcon,
+  DatabaseIcon,
+  type LucideIcon,
+  ServerCogIcon,
+  SettingsIcon,
+  SparklesIcon,
+} from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { type ReactNode, type Ref, useCallback, useMemo, useRef, useState } from "react";
 import { EditorShell } from "@/components/editor/editor-frame";
@@ -23,6 +30,7 @@ import { cn } from "@/lib/utils";
 const icons: Partial<Record<PanelName, LucideIcon>> = {
   details: BlocksIcon,
   database: DatabaseIcon,
+  functions: ServerCogIcon,
   settings: SettingsIcon,
 };
 
@@ -182,7 +190,7 @@ export function SpaceEditorFrame({
 }
 
 /**
- * The space app's panels (App details, Database, App settings) as a compact row above
+ * The space app's panels (App details, Database, Functions, App settings) as a compact row above
  * the chat; a disabled entry offers the upgrade that lifts it.
  */
 function SpaceMenu({

@@ -112,6 +112,26 @@ export async function findLastUserMessage(appId: string, ex: Executor = db()) {
   return row;
 }
 
+/**
+ * The bodies of the request_secrets actions of the conversation, oldest first: what the chat
+ * asked the builder for, with descriptions (lib/secrets/requests.ts reads them).
+ */
+export async function listSecretRequestBodies(appId: string, ex: Executor = db()): Promise<unknown[]> {
+  const rows = await ex
+    .select({ data: sql<unknown>`action->'data'` })
+    .from(sql`${chatMessages}, jsonb_array_elements(${chatMessages.actions}) AS action`)
+    .where(
+      and(
+        eq(chatMessages.appId, appId),
+        isNull(chatMessages.removedAt),
+        sql`${chatMessages.actions} @> '[{"type":"request_secrets"}]'::jsonb`,
+        sql`action->>'type' = 'request_secrets'`,
+      ),
+    )
+    .orderBy(asc(chatMessages.seq));
+  return rows.map((r) => r.data);
+}
+
 export async function findStreamingMessage(appId: string, ex: Executor = db()) {
   const [row] = await ex
     .select()

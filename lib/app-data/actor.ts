@@ -5,7 +5,7 @@ import { canEditApp } from "@/lib/apps/access";
 import { isLive } from "@/lib/auth/session";
 import { SESSION_TOUCH_S } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
-import type { Actor } from "./access";
+import type { EndUserActor, ServiceActor } from "./access";
 import { verifyAppToken } from "./token";
 
 // Who is calling the data API of an app: nobody (no token: anonymous), or the user its bearer
@@ -24,7 +24,7 @@ export function isAppAdmin(row: RoleRow, app: Pick<RuntimeApp, "id" | "ownerAcco
   return belongsToApp(row, app) && (row.tenantId === null || row.appRole === "admin");
 }
 
-export type Caller = { app: RuntimeApp; actor: Actor };
+export type Caller = { app: RuntimeApp; actor: EndUserActor };
 
 /**
  * The app (with one entity's schema file, when named) and its caller. The app and the token's
@@ -41,7 +41,7 @@ export async function callerOf(
     claims?.then((c) => findSession(c.sessionId).then((r) => (r && r.id === c.userId ? r : null))) ?? null,
   ]);
   if (app?.type !== "space") throw new AppError("NOT_FOUND", "appNotFound");
-  let actor: Actor = { kind: "anonymous" };
+  let actor: EndUserActor = { kind: "anonymous" };
   if (claims) {
     if (!row || !isLive(row) || !belongsToApp(row, app)) {
       throw new AppError("UNAUTHENTICATED", "appTokenInvalid", "APP_TOKEN_INVALID");
@@ -53,4 +53,19 @@ export async function callerOf(
   const admin = actor.kind === "user" && actor.admin;
   if (app.status !== "active" && !admin) throw new AppError("NOT_FOUND", "appNotFound");
   return { app, actor };
+}
+
+/**
+ * The app's service role, for its own backend functions: the app (with the entity's schema file)
+ * and a caller that every access level lets through. Only the functions' gateway calls this, with
+ * the id of the app whose function process it serves (never an id the function sent). A draft's
+ * function is its builder's code as much as a published one's, so the app's status is not checked.
+ */
+export async function serviceCallerOf(
+  appId: string,
+  entityPath: string | null,
+): Promise<{ app: RuntimeApp; actor: ServiceActor }> {
+  const app = await findRuntimeApp(appId, entityPath);
+  if (app?.type !== "space") throw new AppError("NOT_FOUND", "appNotFound");
+  return { app, actor: { kind: "service" } };
 }

@@ -23,7 +23,7 @@ import {
   readScope,
   signInWouldHelp,
 } from "./access";
-import { callerOf } from "./actor";
+import { callerOf, serviceCallerOf } from "./actor";
 import { checkedFields as checked } from "./check-fields";
 import { type EntitySchema, entitySchemaOf } from "./entity-schema";
 import type { DataListQuery, RecordAnswer, RecordListAnswer } from "./schemas";
@@ -32,18 +32,34 @@ import type { DataListQuery, RecordAnswer, RecordListAnswer } from "./schemas";
 // `@app/client`): every call is decided by the entity's access levels (./access.ts) for the
 // caller its token names (./actor.ts), and every record written is checked against the entity's
 // JSON schema (./entity-schema.ts). The Database panel's own routes (lib/space/entity-records.ts)
-// are the builder's and bypass neither: they never reach here.
+// are the builder's and bypass neither: they never reach here. The app's backend functions call
+// these same services as the app's service role (SERVICE_ROLE): every level lets them through, the
+// schema still checks what they write.
 
 type Record = z.infer<typeof RecordAnswer>;
 type RecordList = z.infer<typeof RecordListAnswer>;
 type Fields = { [key: string]: unknown };
 
-export type DataCall = { appId: string; entity: string; bearer: string | null; ip: string };
+/**
+ * The mark of a call made as the app's service role. A symbol: no JSON body, query or path can
+ * spell it, so no route's parsed input can carry it; only lib/functions' gateway passes it, for
+ * the app its function process belongs to.
+ */
+export const SERVICE_ROLE: unique symbol = Symbol("app service role");
+
+/** A call of the app's pages (its end user's bearer token, or none), or of its own functions. */
+export type DataCall =
+  | { appId: string; entity: string; bearer: string | null; ip: string }
+  | { appId: string; entity: string; role: typeof SERVICE_ROLE };
 
 type Opened = { appId: string; entity: string; actor: Actor; schema: EntitySchema };
 
 async function open(call: DataCall): Promise<Opened> {
-  const { app, actor } = await callerOf(call.appId, call.bearer, entityPath(call.entity));
+  const path = entityPath(call.entity);
+  const { app, actor } =
+    "role" in call && call.role === SERVICE_ROLE
+      ? await serviceCallerOf(call.appId, path)
+      : await callerOf(call.appId, "bearer" in call ? call.bearer : null, path);
   // The User entity is the app's end users (auth.me()), not records.
   if (call.entity === "User" || !app.entityHash || app.entitySchema === null) {
     throw new AppError("NOT_FOUND", "entityNotFound", "ENTITY_NOT_FOUND");
@@ -139,8 +155,10 @@ export async function getRecord(call: DataCall, recordId: string): Promise<Recor
 async function assertMayCreate(call: DataCall, opened: Opened, records = 1): Promise<void> {
   const level = opened.schema.permissions.write;
   if (!mayCreate(level, opened.actor)) throw refused(level, opened.actor);
-  if (opened.actor.kind === "anonymous") await reserveAnonymousWrites(opened.appId, call.ip, records);
+  if (opened.actor.kind === "anonymous") await reserveAnonymousWrites(opened.appId, ipOf(call), records);
 }
+
+const ipOf = (call: DataCall) => ("ip" in call ? call.ip : "");
 
 const creatorOf = (actor: Actor) => (actor.kind === "user" ? actor.userId : null);
 
@@ -170,7 +188,7 @@ async function writable(call: DataCall, recordId: string): Promise<Opened & { ro
   const { read, write } = opened.schema.permissions;
   if (!row || !mayRead(read, opened.actor, row)) throw notFound();
   if (!mayWrite(write, opened.actor, row)) throw refused(write, opened.actor);
-  if (opened.actor.kind === "anonymous") await reserveAnonymousWrites(opened.appId, call.ip);
+  if (opened.actor.kind === "anonymous") await reserveAnonymousWrites(opened.appId, ipOf(call));
   return { ...opened, row };
 }
 

@@ -8,12 +8,14 @@ import {
   saveFunctionFailed,
 } from "@/db/queries/app-functions";
 import { listAppSecrets } from "@/db/queries/app-secrets";
+import { listSecretRequestBodies } from "@/db/queries/space-chat";
 import { listAppFilesWithContent } from "@/db/queries/space-files";
 import type { App, AppFunction } from "@/db/schema";
 import { FUNCTION_NAME_PATTERN } from "@/lib/constants";
 import { appOrigin } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
+import { describeSecrets, type SecretRequirement } from "@/lib/secrets/requests";
 import { assertSpaceApp } from "@/lib/space/commit";
 import { fillTemplate } from "@/lib/text";
 import { buildFunctionCode } from "./bundle";
@@ -67,7 +69,7 @@ async function deployFile(
   const failed = async (
     reason: string,
     message: string = messages.functionDeployFailed,
-    missingSecrets?: string[],
+    missingSecrets?: SecretRequirement[],
   ): Promise<FunctionDeployResult> => {
     await saveFunctionFailed(app.id, file.name, fileName, reason);
     return {
@@ -86,7 +88,7 @@ async function deployFile(
     return failed(
       fillTemplate(messages.functionMissingSecretsReason, { names: missing.join(", ") }),
       messages.functionMissingSecrets,
-      missing,
+      describeSecrets(missing, await listSecretRequestBodies(app.id)),
     );
   }
   try {

@@ -19,7 +19,9 @@ export type ProcessOptions = {
   bundleDir: string;
   /** Deno's module cache, shared by all functions (Deno writes it; no function may read it). */
   denoDir: string;
+  /** The process's own door into the egress gateway (egress-gateway.ts): its port and token. */
   gatewayPort: number;
+  gatewayToken: string;
   secrets: Record<string, string>;
   limits: ProcessLimits;
 };
@@ -112,7 +114,9 @@ export class FunctionProcess {
     });
     this.child.stdin?.on("error", () => {});
     // Written, not ended: the harness ends when stdin closes, so no process outlives our server.
-    this.child.stdin?.write(`${JSON.stringify({ token: this.token, secrets: options.secrets })}\n`);
+    this.child.stdin?.write(
+      `${JSON.stringify({ token: this.token, gatewayToken: options.gatewayToken, secrets: options.secrets })}\n`,
+    );
     this.onLine("stderr", () => false);
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("start timeout")), limits.startMs);

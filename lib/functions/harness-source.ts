@@ -1,13 +1,19 @@
+import { APP_DATA_GLOBAL } from "./client-source";
+import { DATA_PATH_PREFIX, DATA_TOKEN_HEADER } from "./egress-gateway";
+
 // The module Deno starts for one function (harness.js in its bundle). It runs with the process's
 // permissions only: read of its own directory, the app's secret names as environment, and the
-// network only to two loopback ports (its own server's and the egress gateway's). Plain JavaScript,
-// written to the bundle as it is.
+// network only to two loopback ports (its own server's and its door of the egress gateway). Plain
+// JavaScript, written to the bundle as it is.
 //
-// Arguments: its port, the gateway's port, the line to print once it serves. The first line of
-// stdin is JSON { token, secrets }: the secrets never appear in the process's arguments or its
-// initial environment (neither in `ps` nor in /proc/<pid>/environ), and a secret named like a
-// loader variable (LD_PRELOAD) cannot change how Deno starts.
+// Arguments: its port, its door's port on the gateway, the line to print once it serves. The first
+// line of stdin is JSON { token, gatewayToken, secrets }: the tokens and secrets never appear in
+// the process's arguments or its initial environment (neither in `ps` nor in /proc/<pid>/environ),
+// and a secret named like a loader variable (LD_PRELOAD) cannot change how Deno starts.
 export const HARNESS_SOURCE = String.raw`
+const DATA_GLOBAL = ${JSON.stringify(APP_DATA_GLOBAL)};
+const DATA_PATH = ${JSON.stringify(DATA_PATH_PREFIX)};
+const DATA_TOKEN_HEADER = ${JSON.stringify(DATA_TOKEN_HEADER)};
 const [portArg, gatewayPortArg, readyLine] = Deno.args;
 
 const stdin = Deno.stdin.readable.getReader();
@@ -77,6 +83,19 @@ async function gatewayFetch(input, init) {
   }
 }
 globalThis.fetch = gatewayFetch;
+
+// The data client ("@app/client", client-source.ts) calls the app's data through this, as the
+// app's service role: the gateway knows the app by this process's door, and the token proves the
+// call is this process's. The token stays here: it is in no Request the handler gets, in no
+// environment variable, and never sent to an outside address.
+const gatewayToken = config.gatewayToken;
+Object.defineProperty(globalThis, Symbol.for(DATA_GLOBAL), {
+  value: (method, path, body) => {
+    const headers = { [DATA_TOKEN_HEADER]: gatewayToken };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    return nativeFetch("http://127.0.0.1:" + gatewayPortArg + DATA_PATH + path, { method, headers, body });
+  },
+});
 
 // The function registers its handler with Deno.serve (as on Base44 and Deno Deploy) or exports it
 // (a function, or an object with fetch, as for "deno serve"). We serve it ourselves, on our port.

@@ -23,6 +23,7 @@ import { type ScraperNetwork, scraperNetworkFromEnv } from "@/lib/context/web/sc
 import { type MessageKey, messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import { writeFunctionBundle } from "./bundle";
+import { serveFunctionData } from "./data-gateway";
 import { type EgressGateway, startEgressGateway } from "./egress-gateway";
 import { FunctionProcess, FunctionStartError } from "./function-process";
 
@@ -247,21 +248,31 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
     }
     const existing = warm.get(key);
     if (existing) return existing.process;
-    gateway ??= startEgressGateway(network());
+    gateway ??= startEgressGateway(network(), { data: serveFunctionData });
     const gw = await gateway;
     const entry: Warm = {
       version,
       code: input.code,
       secrets: input.secrets,
-      process: startSlot(() =>
-        FunctionProcess.start({
-          bundleDir: bundle.dir,
-          denoDir,
-          gatewayPort: gw.port,
-          secrets: input.secrets,
-          limits,
-        }),
-      ),
+      process: startSlot(async () => {
+        // The process's own door: its data calls are this app's, as long as the process lives.
+        const door = await gw.open(input.appId);
+        try {
+          const proc = await FunctionProcess.start({
+            bundleDir: bundle.dir,
+            denoDir,
+            gatewayPort: door.port,
+            gatewayToken: door.token,
+            secrets: input.secrets,
+            limits,
+          });
+          void proc.exited.then(() => door.close());
+          return proc;
+        } catch (err) {
+          door.close();
+          throw err;
+        }
+      }),
     };
     warm.set(key, entry);
     entry.process.then(

@@ -21,7 +21,8 @@ export const FunctionDeployResult = z.object({
   message: z.string(),
   /** Why it failed (a build error, the missing secrets), on failure. */
   reason: z.string().optional(),
-  missingSecrets: z.array(z.string()).optional(),
+  /** The secrets the code reads that the app lacks, with what the chat said each one is. */
+  missingSecrets: z.array(z.object({ secretName: z.string(), description: z.string() })).optional(),
   /** The public URL, when it deployed and the app is published. */
   functionUrl: z.string().nullable(),
   deployedAt: z.string().nullable(),

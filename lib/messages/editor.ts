@@ -82,6 +82,7 @@ export const editorMessages = {
   editorMenuAppChat: "App chat",
   editorMenuAppDetails: "App details",
   editorMenuDatabase: "Database",
+  editorMenuFunctions: "Functions",
   editorNoAppId: "Save the app first to edit its settings",
   editorNotSaved: "Not saved",
   editorSaveRefused: "Not saved: {message}",

@@ -8,7 +8,8 @@ export const functionsMessages = {
   functionResponseTooLarge: "The function's answer is larger than {max}",
   functionRequestTooLarge: "A function's request body can be at most {max}",
   functionBuildFailed: "The function could not be built: {details}",
-  functionImportsRefused: "Functions cannot import other files or packages yet ({specifier})",
+  functionImportsRefused:
+    'Functions can import only "@app/client" (the app\'s data), not other files or packages yet ({specifier})',
   functionNoHandler: "The function must call Deno.serve(handler) or export a default handler",
   functionStartFailed: "The function could not be started",
   // Deploying and calling them.
@@ -24,4 +25,28 @@ export const functionsMessages = {
   functionsDeployFailed: "Failed to deploy all functions. Check results below.",
   functionNotDeployed: "This function is not deployed",
   functionRateLimited: "Too many calls to this app's functions. Please wait a minute and try again.",
+  // The editor's Functions panel.
+  functionsTitle: "Functions",
+  functionsDescription:
+    "Server code of your app: webhooks, payments, mail. Each file under functions/ runs with the app's secrets and answers at its own URL once deployed.",
+  functionsLoading: "Loading functions...",
+  functionsLoadFailed: "Failed to load functions",
+  functionsEmpty: "No functions yet",
+  functionsEmptyHint:
+    "Ask the chat for one (a payment webhook, a contact form that sends mail) and it shows here, ready to deploy.",
+  functionsDeployAll: "Deploy all",
+  functionsDeployingAll: "Deploying all...",
+  functionDeploy: "Deploy",
+  functionRedeploy: "Redeploy",
+  functionDeploying: "Deploying...",
+  functionStatePending: "Not deployed",
+  functionStateDeploying: "Deploying",
+  functionStateSuccess: "Deployed",
+  functionStateError: "Failed",
+  functionChanged: "Changed since its last deploy",
+  functionDeployedAt: "Deployed {time}",
+  functionUrl: "Webhook URL of {name}",
+  functionCopyUrl: "Copy URL",
+  functionUrlCopied: "Copied",
+  functionMissingSecretOne: "{name}: {description}",
 } as const;

@@ -20,7 +20,7 @@ export const secretsMessages = {
   secretsTitle: "Secrets",
   secretsDescription:
     "API keys and other values your app's functions use. Values are stored encrypted and never shown again after saving.",
-  secretsManage: "Manage secrets",
+  secretsManage: "Manage Secrets",
   secretsDialogTitle: "App secrets",
   secretsEmpty: "No secrets yet",
   secretsLoading: "Loading secrets…",

@@ -37,6 +37,21 @@ export function requestedSecrets(data: unknown): SecretRequirement[] {
   return out;
 }
 
+/**
+ * Names read by code, each with the description the chat gave when it asked for it (the latest
+ * request wins; "" when the chat never asked).
+ */
+export function describeSecrets(
+  names: readonly string[],
+  requestBodies: readonly unknown[],
+): SecretRequirement[] {
+  const descriptions = new Map<string, string>();
+  for (const body of requestBodies) {
+    for (const r of requestedSecrets(body)) if (r.description) descriptions.set(r.secretName, r.description);
+  }
+  return names.map((secretName) => ({ secretName, description: descriptions.get(secretName) ?? "" }));
+}
+
 /** The required secrets that are not among the stored keys, with their name and description. */
 export function missingSecrets(
   required: readonly SecretRequirement[],

@@ -65,6 +65,25 @@ letter or underscore and has only letters, digits and underscores (e.g. OPENAI_A
 says what the value is and where the builder finds it. Never write a secret's value into a file or ask
 for it in prose.)
 
+A backend function (webhooks, payments, mail, anything with a secret) is a file functions/<name>.ts, run
+on the server in Deno and called at /api/apps/{appId}/functions/<name> (any method) once deployed:
+<action type="add_file" path="functions/stripe-webhook.ts">
+import { entities } from "@app/client";
+
+Deno.serve(async (req) => {
+  const key = Deno.env.get("STRIPE_SECRET_KEY");
+  const event = await req.json();
+  await entities.Payment.create({ stripeId: event.id, amount: event.data.object.amount });
+  return Response.json({ received: true });
+});
+</action>
+(A module that calls Deno.serve(handler), or exports a default handler(req) answering a Response. Secrets
+only through Deno.env.get("NAME"), after a request_secrets action names them. Data only through
+\`import { entities } from "@app/client"\` (list, get, create, update, delete, bulkCreate, as in pages):
+it runs as the app's service role, past every entity's access rules, so check yourself who may do what
+(a webhook's signature, a caller's token). No other import: no packages, no other files. fetch reaches
+public addresses only.)
+
 Add records to an entity the app has or this answer adds (a JSON array of objects, at most 100; the
 builder sees them in the Database panel):
 <action type="insert_entity_records" name="Task">[{"title":"Buy milk","done":false}]</action>

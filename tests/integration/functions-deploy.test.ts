@@ -130,15 +130,32 @@ describe("deploying functions", () => {
     expect(row!.codeHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("refuses a function whose code reads secrets the app lacks: missing_secrets with their names", async () => {
+  it("refuses a function whose code reads secrets the app lacks: missing_secrets with their names and the chat's descriptions", async () => {
     const { b, app } = await appWith({ "functions/pay.ts": NEEDS_SECRET });
+    const request = (description: string) => ({
+      id: "m:0",
+      type: "request_secrets",
+      title: "Secrets",
+      file: null,
+      name: null,
+      content: "",
+      data: { secrets: [{ secretName: "STRIPE_SECRET_KEY", description }] },
+    });
+    await say(app, b.account.accountId, { user: "keys", answer: "I need a key.", actions: [request("old")] });
+    await say(app, b.account.accountId, {
+      user: "keys again",
+      answer: "I need a key.",
+      actions: [request("Your Stripe secret key")],
+    });
     const res = await deployOne(app, b.token, "pay");
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({
       code: "missing_secrets",
       message: messages.functionMissingSecrets,
     });
-    expect(res.json.missingSecrets).toEqual(["STRIPE_SECRET_KEY"]);
+    expect(res.json.missingSecrets).toEqual([
+      { secretName: "STRIPE_SECRET_KEY", description: "Your Stripe secret key" },
+    ]);
     expect(res.json.state).toBe("error");
     const listed = await list(app, b.token);
     expect(listed.json.functions[0]).toMatchObject({ name: "pay", state: "error", deployedAt: null });
@@ -218,7 +235,7 @@ describe("deploying functions", () => {
     expect(none.json.results[1]).toMatchObject({
       state: "error",
       message: messages.functionMissingSecrets,
-      missingSecrets: ["STRIPE_SECRET_KEY"],
+      missingSecrets: [{ secretName: "STRIPE_SECRET_KEY", description: "" }],
     });
   });
 

@@ -634,6 +634,45 @@ function accessAnswer(request: string, system: string): string | null {
  */
 export const SPACE_TASK_APP_PATTERN = /\b(?:task|to-?do)[\s-]+(?:app|list|board|tracker)\b/i;
 
+/**
+ * A request for a webhook ("Add a webhook for my payment provider"): the demo asks for the secret
+ * its callers must send (request_secrets) and writes functions/webhook.ts, which reads it from
+ * the environment, refuses a caller without it, and says what it received.
+ */
+export const SPACE_WEBHOOK_PATTERN = /\bwebhooks?\b/i;
+export const DEMO_WEBHOOK_SECRET = "WEBHOOK_SECRET";
+export const DEMO_WEBHOOK_FUNCTION = "webhook";
+
+const WEBHOOK_FUNCTION = `// A webhook: its caller proves who it is with the shared secret (header x-webhook-secret).
+Deno.serve(async (req) => {
+  const secret = Deno.env.get("${DEMO_WEBHOOK_SECRET}");
+  if (!secret) return Response.json({ error: "${DEMO_WEBHOOK_SECRET} is not set" }, { status: 500 });
+  if (req.headers.get("x-webhook-secret") !== secret) {
+    return Response.json({ error: "Wrong or missing x-webhook-secret" }, { status: 401 });
+  }
+  const body = req.method === "GET" || req.method === "HEAD" ? "" : await req.text();
+  return Response.json({ received: true, method: req.method, bytes: new TextEncoder().encode(body).length });
+});
+`;
+
+function webhookAnswer(): string {
+  const secrets = {
+    secrets: [
+      {
+        secretName: DEMO_WEBHOOK_SECRET,
+        description: "A long random string; the webhook's callers send it in the x-webhook-secret header",
+      },
+    ],
+  };
+  return [
+    "Here is a webhook. Its callers must send a shared secret, which I need you to set.",
+    `<action type="request_secrets">${JSON.stringify(secrets)}</action>`,
+    `<action type="add_file" path="functions/${DEMO_WEBHOOK_FUNCTION}.ts">`,
+    `${WEBHOOK_FUNCTION}</action>`,
+    "Deploy it from the Functions panel; once the app is published it answers at its URL.",
+  ].join("\n");
+}
+
 /** The demo task app: its entity (and sample tasks when asked), then its page. */
 function taskAppAnswer(request: string): string {
   const { entity, page } = DEMO_TASK_APP;
@@ -657,6 +696,7 @@ function spaceAnswer(request: string, system: string): string {
   if (access) return access;
   const long = new RegExp(`\\b${SPACE_LONG_WORD}\\b`, "i").test(request);
   if (!long && SPACE_TASK_APP_PATTERN.test(request)) return taskAppAnswer(request);
+  if (!long && SPACE_WEBHOOK_PATTERN.test(request)) return webhookAnswer();
   const home = /<file path="pages\/Home\.jsx">\n([\s\S]*?)<\/file>/.exec(system)?.[1];
   const heading = home?.split("\n").find((l) => l.includes("<h1"));
   if (!long && heading && /^\s*(change|make|rename|update|set)\b/i.test(request)) {
@@ -690,7 +730,8 @@ function spaceAnswer(request: string, system: string): string {
 
 /**
  * The space chat: a page quoting the request (add_file), or for "change ..." a partial_edit of its
- * heading, or for a task app (SPACE_TASK_APP_PATTERN) the demo task list; discuss mode answers in
+ * heading, or for a task app (SPACE_TASK_APP_PATTERN) the demo task list, or for a webhook
+ * (SPACE_WEBHOOK_PATTERN) a function with its secret; discuss mode answers in
  * prose; SPACE_LONG_WORD stops mid-file at the output cap, and the continuation request writes the
  * rest; SPACE_FAIL_WORD fails the first answer to that message.
  */

@@ -11,7 +11,7 @@ export async function createSpaceApp(ownerAccountId: string, header = "Space App
   return insertApp({ ownerAccountId, type: "space", header });
 }
 
-export type Turn = { user: string; answer: string; changes?: FileChange[] };
+export type Turn = { user: string; answer: string; changes?: FileChange[]; actions?: unknown[] };
 export type TurnResult = { userMessageId: string; answerId: string; versionId: string | null };
 
 /** One exchange: the user's message, then the answer with its changes applied as a version. */
@@ -21,6 +21,7 @@ export async function say(app: App, accountId: string, turn: Turn): Promise<Turn
     status: "complete",
     content: turn.answer,
     changes: turn.changes,
+    actions: turn.actions,
     userRequest: turn.user,
   });
   return {

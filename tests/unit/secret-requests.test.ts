@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SECRET_VALUE_MAX } from "@/lib/constants";
+import { buildFunctionCode } from "@/lib/functions/bundle";
 import { checkSecretRows, duplicateKey, missingSecrets, requestedSecrets } from "@/lib/secrets/requests";
 import { ActionParser } from "@/lib/space/action-parser";
 import { assistantInstructions } from "@/lib/space/assistant-prompt";
@@ -46,6 +47,21 @@ describe("the assistant's prompt", () => {
     expect(requestedSecrets(action.data)).toEqual([
       { secretName: "STRIPE_SECRET_KEY", description: expect.stringContaining("Stripe secret key") },
     ]);
+  });
+
+  it("teaches a function that builds: Deno.serve, a secret by Deno.env.get, data by @app/client only", async () => {
+    const prompt = assistantInstructions({ appName: "A", files: [], discussMode: false, filesBudget: 100 });
+    const example = /<action type="add_file" path="functions\/[^"]+">[\s\S]*?<\/action>/.exec(prompt)?.[0];
+    expect(example).toBeDefined();
+    const parser = new ActionParser();
+    parser.push(example!);
+    parser.finish();
+    const code = parser.actions[0]!.content;
+    expect(code).toContain("Deno.serve(");
+    expect(code).toContain('Deno.env.get("STRIPE_SECRET_KEY")');
+    // The runtime's own build: the example imports nothing it refuses.
+    expect(await buildFunctionCode("example.ts", code)).toContain("Deno.serve(");
+    expect(prompt).toContain("service role");
   });
 });
 

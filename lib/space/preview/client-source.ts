@@ -20,19 +20,11 @@ export const CLIENT_SPECIFIER = "@app/client";
 /** How long the client waits for the parent's token before the call fails. */
 export const CLIENT_TOKEN_TIMEOUT_MS = 10_000;
 
-export const APP_CLIENT_SOURCE = `
-const config = globalThis.${CONFIG_GLOBAL} || {};
-const text = config.text || {};
-const runtime = config.runtime || {};
-const TOKEN_TIMEOUT_MS = ${CLIENT_TOKEN_TIMEOUT_MS};
-const RESEND_FIRST_MS = 100;
-const RESEND_MAX_MS = 1000;
-// A token this close to its end is asked for again rather than sent to be refused.
-const EXPIRY_MARGIN_MS = 30000;
-const ENTITY_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-// Names a caller may read off any object without meaning an entity: awaiting the proxy, JSON.
-const NOT_ENTITIES = new Set(["then", "toJSON", "constructor", "prototype"]);
-
+/**
+ * The data client's error, shared with the functions' client (lib/functions/client-source.ts): the
+ * server's status, code, message and failing field, as `catch (err)` sees them on both sides.
+ */
+export const CLIENT_ERROR_SOURCE = `
 /** An error of the data client: the server's status, code, message and failing field (or null). */
 export class AppClientError extends Error {
   constructor(status, code, message, field) {
@@ -43,7 +35,93 @@ export class AppClientError extends Error {
     this.field = field == null ? null : field;
   }
 }
+`;
 
+/**
+ * `entities`, shared with the functions' client: each entity's list/get/create/update/delete/
+ * bulkCreate over a \`request(method, path, payload)\` the including source defines, where path is
+ * the data API's below the app ("/data/Task/<id>"), and which answers the JSON or throws an
+ * AppClientError.
+ */
+export const ENTITIES_SOURCE = `
+const ENTITY_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+// Names a caller may read off any object without meaning an entity: awaiting the proxy, JSON.
+const NOT_ENTITIES = new Set(["then", "toJSON", "constructor", "prototype"]);
+
+function query(params) {
+  const parts = [];
+  for (const key of Object.keys(params)) {
+    const value = params[key];
+    if (value === undefined || value === null || value === "") continue;
+    parts.push(encodeURIComponent(key) + "=" + encodeURIComponent(String(value)));
+  }
+  return parts.length ? "?" + parts.join("&") : "";
+}
+
+function entityOf(name) {
+  const at = "/data/" + encodeURIComponent(name);
+  const one = (id) => at + "/" + encodeURIComponent(String(id));
+  return Object.freeze({
+    /** Records newest first (or by sort), at most limit, only those the viewer may read. */
+    async list(options) {
+      const o = options || {};
+      const filter = o.filter && typeof o.filter === "object" && Object.keys(o.filter).length ? JSON.stringify(o.filter) : undefined;
+      const answer = await request("GET", at + query({ sort: o.sort, limit: o.limit, cursor: o.cursor, filter }));
+      const records = Array.isArray(answer && answer.records) ? answer.records : [];
+      // The next page's cursor rides on the array: list({ cursor: page.nextCursor }).
+      Object.defineProperty(records, "nextCursor", { value: (answer && answer.nextCursor) || null, enumerable: false });
+      return records;
+    },
+    get(id) {
+      return request("GET", one(id));
+    },
+    create(data) {
+      return request("POST", at, data || {});
+    },
+    /** options.ifUpdatedAt: refused (409 RECORD_CHANGED) when the record changed since. */
+    update(id, patch, options) {
+      const since = options && options.ifUpdatedAt ? query({ ifUpdatedAt: options.ifUpdatedAt }) : "";
+      return request("PATCH", one(id) + since, patch || {});
+    },
+    async delete(id) {
+      return request("DELETE", one(id));
+    },
+    async bulkCreate(rows) {
+      const answer = await request("POST", at + "/bulk", { records: Array.isArray(rows) ? rows : [] });
+      return Array.isArray(answer && answer.records) ? answer.records : [];
+    },
+  });
+}
+
+const known = new Map();
+
+/** entities.Task.list(...): one client per entity name, made on first use. */
+export const entities = new Proxy(Object.create(null), {
+  get(_, name) {
+    if (typeof name !== "string" || NOT_ENTITIES.has(name) || !ENTITY_NAME.test(name)) return undefined;
+    if (!known.has(name)) known.set(name, entityOf(name));
+    return known.get(name);
+  },
+  has(_, name) {
+    return typeof name === "string" && !NOT_ENTITIES.has(name) && ENTITY_NAME.test(name);
+  },
+  set() {
+    return false;
+  },
+});
+`;
+
+export const APP_CLIENT_SOURCE = `
+const config = globalThis.${CONFIG_GLOBAL} || {};
+const text = config.text || {};
+const runtime = config.runtime || {};
+const TOKEN_TIMEOUT_MS = ${CLIENT_TOKEN_TIMEOUT_MS};
+const RESEND_FIRST_MS = 100;
+const RESEND_MAX_MS = 1000;
+// A token this close to its end is asked for again rather than sent to be refused.
+const EXPIRY_MARGIN_MS = 30000;
+
+${CLIENT_ERROR_SOURCE}
 function post(message) {
   try {
     window.parent.postMessage(message, "*");
@@ -175,70 +253,7 @@ async function request(method, path, payload) {
   }
 }
 
-// ---- entities ----
-
-function query(params) {
-  const parts = [];
-  for (const key of Object.keys(params)) {
-    const value = params[key];
-    if (value === undefined || value === null || value === "") continue;
-    parts.push(encodeURIComponent(key) + "=" + encodeURIComponent(String(value)));
-  }
-  return parts.length ? "?" + parts.join("&") : "";
-}
-
-function entityOf(name) {
-  const at = "/data/" + encodeURIComponent(name);
-  const one = (id) => at + "/" + encodeURIComponent(String(id));
-  return Object.freeze({
-    /** Records newest first (or by sort), at most limit, only those the viewer may read. */
-    async list(options) {
-      const o = options || {};
-      const filter = o.filter && typeof o.filter === "object" && Object.keys(o.filter).length ? JSON.stringify(o.filter) : undefined;
-      const answer = await request("GET", at + query({ sort: o.sort, limit: o.limit, cursor: o.cursor, filter }));
-      const records = Array.isArray(answer && answer.records) ? answer.records : [];
-      // The next page's cursor rides on the array: list({ cursor: page.nextCursor }).
-      Object.defineProperty(records, "nextCursor", { value: (answer && answer.nextCursor) || null, enumerable: false });
-      return records;
-    },
-    get(id) {
-      return request("GET", one(id));
-    },
-    create(data) {
-      return request("POST", at, data || {});
-    },
-    /** options.ifUpdatedAt: refused (409 RECORD_CHANGED) when the record changed since. */
-    update(id, patch, options) {
-      const since = options && options.ifUpdatedAt ? query({ ifUpdatedAt: options.ifUpdatedAt }) : "";
-      return request("PATCH", one(id) + since, patch || {});
-    },
-    async delete(id) {
-      return request("DELETE", one(id));
-    },
-    async bulkCreate(rows) {
-      const answer = await request("POST", at + "/bulk", { records: Array.isArray(rows) ? rows : [] });
-      return Array.isArray(answer && answer.records) ? answer.records : [];
-    },
-  });
-}
-
-const known = new Map();
-
-/** entities.Task.list(...): one client per entity name, made on first use. */
-export const entities = new Proxy(Object.create(null), {
-  get(_, name) {
-    if (typeof name !== "string" || NOT_ENTITIES.has(name) || !ENTITY_NAME.test(name)) return undefined;
-    if (!known.has(name)) known.set(name, entityOf(name));
-    return known.get(name);
-  },
-  has(_, name) {
-    return typeof name === "string" && !NOT_ENTITIES.has(name) && ENTITY_NAME.test(name);
-  },
-  set() {
-    return false;
-  },
-});
-
+${ENTITIES_SOURCE}
 // ---- the end user ----
 
 export const auth = Object.freeze({
