@@ -6,13 +6,16 @@ import os from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import * as publicRoute from "@/app/api/apps/[appId]/functions/[name]/route";
+import { pool } from "@/db/client";
+import { reserveFunctionCallAndRead } from "@/db/queries/app-functions";
 import { findAppById } from "@/db/queries/apps";
 import type { App } from "@/db/schema";
+import { route } from "@/lib/api/route";
 import { denoBinaryPath } from "@/lib/functions/deno-binary";
 import { deployedCode, deployFunction } from "@/lib/functions/deploy";
 import { callFunction } from "@/lib/functions/runtime";
 import { readSecretValues, saveSecrets } from "@/lib/secrets/secrets";
-import { reserveFunctionCall } from "@/lib/security/rate-limit";
+import { functionCallSlot } from "@/lib/security/rate-limit";
 import { publish } from "../tests/support/app-data";
 import { createBuilder, fromIp, randomIp } from "../tests/support/factories";
 import { createSpaceApp, say } from "../tests/support/space";
@@ -24,16 +27,17 @@ import { percentile } from "./stats";
 // this run:
 //  1. a warm call: a small function (reads a secret, parses a JSON body, answers JSON) of a
 //     published app, called through its public URL's route handler in this process with real
-//     requests (the wrapper, the per-address limit, the app and deployed code read, the app's
-//     secrets decrypted, the call to its warm Deno process), against the same handler served by a
-//     bare `deno serve` on a loopback port, called over HTTP from this process with the same body
-//     (goal: ≤ 2× its p50);
+//     requests (the wrapper, the statement that takes the per-address point and reads the app and
+//     the versions of the deployed code and secrets this server holds, the call to its warm Deno
+//     process), against the same handler served by a bare `deno serve` on a loopback port, called
+//     over HTTP from this process with the same body (goal: ≤ 2× its p50). In the same turns, where
+//     its time goes: an empty route handler through the same wrapper, the statement alone, a bare
+//     PostgreSQL round trip (`select 1`) and the runtime's call alone; the floor of any public
+//     call (its point must be taken in PostgreSQL before the function runs) is their sum;
 //  2. a cold start: the first call after the code changed (a new deploy: the bundle built, a new
 //     Deno process started and its first answer), repeated, against `deno run` of an empty script
 //     to its exit (Deno's own floor) and the bare `deno serve` from its spawn to its first answer
 //     (goal: ≤ 500 ms at p50);
-//     Beside it, where the route's time goes: its steps run alone (the per-address counter, the
-//     three reads, the runtime's call with the code and secrets already read);
 //  3. 100 calls at once through the route handler against 100 at once to the bare `deno serve`:
 //     the whole burst's time and each call's p50/p95/max.
 // Every answer's body is checked against the one expected (the count of equal answers is printed
@@ -230,56 +234,104 @@ async function writeCode(app: App, accountId: string, version: number) {
   });
 }
 
-/** Alternating calls of both (drift hits both alike): their times, and how many answers were right. */
-async function warm(measured: Caller, bare: Caller) {
-  for (let i = 0; i < WARMUP; i++) {
-    await measured(i);
-    await bare(i);
-  }
-  const times = { measured: [] as number[], bare: [] as number[] };
-  let right = { measured: 0, bare: 0 };
+const STEPS = ["measured", "bare", "empty", "statement", "roundTrip", "runtime"] as const;
+type Which = (typeof STEPS)[number];
+
+/**
+ * Calls of each in turn, the order rotating (drift and the machine's load hit all alike): their
+ * times, and how many answers were right.
+ */
+async function warm(callers: Record<Which, Caller>) {
+  for (let i = 0; i < WARMUP; i++) for (const which of STEPS) await callers[which](i);
+  const times = Object.fromEntries(STEPS.map((k) => [k, [] as number[]])) as Record<Which, number[]>;
+  const right = Object.fromEntries(STEPS.map((k) => [k, 0])) as Record<Which, number>;
   for (let i = 0; i < CALLS; i++) {
-    const pair = i % 2 === 0 ? (["measured", "bare"] as const) : (["bare", "measured"] as const);
-    for (const which of pair) {
-      const r = await (which === "measured" ? measured : bare)(i);
+    for (let k = 0; k < STEPS.length; k++) {
+      const which = STEPS[(i + k) % STEPS.length]!;
+      const r = await callers[which](i);
       times[which].push(r.ms);
-      if (r.ok) right = { ...right, [which]: right[which] + 1 };
+      if (r.ok) right[which]++;
     }
   }
   return { times, right };
 }
 
-/** The public call's steps one by one, as lib/functions/public-call.ts runs them. */
-async function parts(app: App, bareP50: number) {
-  const t = { limit: [] as number[], reads: [] as number[], run: [] as number[] };
+/**
+ * The public call's steps alone, as lib/functions/public-call.ts runs them on a warm call: its
+ * one statement (the address's point taken, then the app and the versions of the deployed code
+ * and of the secrets this server already holds), and the runtime's call with the code and
+ * secrets in hand; beside them a bare round trip to PostgreSQL (`select 1`).
+ */
+async function stepCallers(
+  app: App,
+): Promise<Pick<Record<Which, Caller>, "statement" | "roundTrip" | "runtime">> {
   const deployed = (await deployedCode(app.id, NAME))!;
   const secrets = await readSecretValues(app.id);
-  let right = 0;
-  for (let i = 0; i < CALLS; i++) {
-    let started = performance.now();
-    await reserveFunctionCall(app.id, randomIp());
-    t.limit.push(performance.now() - started);
-    started = performance.now();
-    await Promise.all([findAppById(app.id), deployedCode(app.id, NAME), readSecretValues(app.id)]);
-    t.reads.push(performance.now() - started);
-    started = performance.now();
-    const { body, expected } = order(i);
-    const answer = await callFunction({
-      appId: app.id,
-      name: deployed.fileName,
-      code: deployed.code,
-      secrets,
-      request: { method: "POST", url: "/", headers: { "content-type": "application/json" }, body },
+  const first = await reserveFunctionCallAndRead(functionCallSlot(app.id, randomIp()), app.id, NAME, {
+    codeHash: "",
+    secretsVersion: "",
+  });
+  const known = { codeHash: first.deployed!.codeHash!, secretsVersion: first.secrets!.version };
+  const timed = async (work: () => Promise<boolean>) => {
+    const started = performance.now();
+    const ok = await work();
+    return { ms: performance.now() - started, ok };
+  };
+  return {
+    statement: () =>
+      timed(async () => {
+        const read = await reserveFunctionCallAndRead(
+          functionCallSlot(app.id, randomIp()),
+          app.id,
+          NAME,
+          known,
+        );
+        // A warm call's answer: granted, published, deployed, neither code nor secrets carried.
+        return (
+          read.allowed &&
+          read.app?.status === "active" &&
+          read.deployed?.code === null &&
+          read.secrets?.sealed === null
+        );
+      }),
+    roundTrip: () => timed(async () => (await pool().query("select 1 as one")).rows[0]?.one === 1),
+    runtime: (i) =>
+      timed(async () => {
+        const { body, expected } = order(i);
+        const answer = await callFunction({
+          appId: app.id,
+          name: deployed.fileName,
+          code: deployed.code,
+          secrets,
+          request: { method: "POST", url: "/", headers: { "content-type": "application/json" }, body },
+        });
+        return answer.status === 200 && new TextDecoder().decode(answer.body) === expected;
+      }),
+  };
+}
+
+/**
+ * An empty route handler through the same wrapper with the public URL's options, called like it
+ * (a request with the same body from its own address), answering a fixed body: what any route
+ * handler costs here before its own work.
+ */
+function emptyRouteCaller(app: App): Caller {
+  const answer = new TextEncoder().encode("{}");
+  const empty = route({ auth: "public", raw: true, cap: "functionCall" }, async () => new Response(answer));
+  const url = new URL(`/api/apps/${app.id}/functions/${NAME}`, "http://localhost:3000");
+  const ctx = { params: Promise.resolve({ appId: app.id, name: NAME }) };
+  return async (i) => {
+    const { body } = order(i);
+    const started = performance.now();
+    const req = new NextRequest(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...fromIp() },
+      body,
     });
-    t.run.push(performance.now() - started);
-    if (answer.status === 200 && new TextDecoder().decode(answer.body) === expected) right++;
-  }
-  const p50 = (xs: number[]) => ms(percentile(xs, 50));
-  log(
-    `  the route's steps alone, p50: the per-address counter (an upsert) ${p50(t.limit)}, the app, code ` +
-      `and secrets read ${p50(t.reads)}, the runtime's call ${p50(t.run)} ` +
-      `(${(percentile(t.run, 50) / bareP50).toFixed(2)}× the bare server's p50; ${right}/${CALLS} answers right)`,
-  );
+    const res = await empty(req, ctx);
+    const text = await res.text();
+    return { ms: performance.now() - started, ok: res.status === 200 && text === "{}" };
+  };
 }
 
 async function burst(caller: Caller) {
@@ -305,21 +357,47 @@ async function main() {
       `Space app functions: a small function (a secret, a JSON body, a JSON answer), Deno ${denoVersion()}`,
     );
 
-    const w = await warm(measured, baseline);
-    const [mp50, bp50] = [percentile(w.times.measured, 50), percentile(w.times.bare, 50)];
-    log(`warm call, ${CALLS} each (after ${WARMUP} of warm-up), one at a time:`);
+    const w = await warm({
+      measured,
+      bare: baseline,
+      empty: emptyRouteCaller(s.app),
+      ...(await stepCallers(s.app)),
+    });
+    const p50 = Object.fromEntries(STEPS.map((k) => [k, percentile(w.times[k], 50)])) as Record<
+      Which,
+      number
+    >;
+    const right = (k: Which) => `${w.right[k]}/${CALLS} answers right`;
+    const ofBare = (x: number) => `${(x / p50.bare).toFixed(2)}× the bare server`;
     log(
-      `  public URL route handler   ${stats(w.times.measured)}; ${w.right.measured}/${CALLS} answers right`,
+      `warm call, ${CALLS} each (after ${WARMUP} of warm-up), one at a time, in turn with the steps below:`,
     );
-    log(`  bare deno serve (HTTP)     ${stats(w.times.bare)}; ${w.right.bare}/${CALLS} answers right`);
-    const ratio = mp50 / bp50;
+    log(`  public URL route handler   ${stats(w.times.measured)}; ${right("measured")}`);
+    log(`  bare deno serve (HTTP)     ${stats(w.times.bare)}; ${right("bare")}`);
+    const ratio = p50.measured / p50.bare;
     log(
       `  route ÷ bare = ${ratio.toFixed(2)}× at p50, ` +
         `${(percentile(w.times.measured, 95) / percentile(w.times.bare, 95)).toFixed(2)}× at p95; ` +
         `${ratio <= WARM_GOAL ? "meets" : "ABOVE"} the goal (≤ ${WARM_GOAL}× at p50)`,
     );
-
-    await parts(s.app, bp50);
+    log("  where its time goes, each step alone (p50):");
+    log(
+      `    an empty route handler (the same wrapper, options and request; a fixed answer) ` +
+        `${ms(p50.empty)}, ${ofBare(p50.empty)}; ${right("empty")}`,
+    );
+    log(
+      `    the one statement (the point taken; the app, the code's and secrets' versions read) ` +
+        `${ms(p50.statement)}; ${right("statement")}; a bare PostgreSQL round trip (select 1) ${ms(p50.roundTrip)}`,
+    );
+    log(
+      `    the runtime's call (code and secrets in hand) ${ms(p50.runtime)}, ${ofBare(p50.runtime)}; ${right("runtime")}`,
+    );
+    // The point must be taken in PostgreSQL before the function runs: two round trips one after
+    // the other (PostgreSQL, then the function's process) where the bare server has one.
+    const callFloor = p50.empty + p50.roundTrip + p50.runtime;
+    log(
+      `    floor of a public call here (empty route + select 1 + the runtime's call): ${ms(callFloor)}, ${ofBare(callFloor)}`,
+    );
 
     const cold: number[] = [];
     let coldRight = 0;

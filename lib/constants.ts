@@ -468,6 +468,11 @@ export const FUNCTION_PROCESS_CPU_SECONDS = 120;
 export const FUNCTION_STARTS_AT_ONCE = 4;
 /** A warm process unused this long is stopped. */
 export const FUNCTION_IDLE_MS = 5 * 60_000;
+/**
+ * How long an idle connection to a warm process is kept for the next call (a new loopback
+ * connection per call was a good part of a warm call's time).
+ */
+export const FUNCTION_KEEPALIVE_MS = 10_000;
 /** Warm processes one server keeps at most; the least recently used idle one goes first. */
 export const FUNCTION_WARM_MAX = 32;
 /** Lines of a function's own output (console) kept per process, for its logs. */

@@ -14,7 +14,15 @@ export type Counter = {
   /** Gives one point back (an attempt that turned out fine). */
   refund(key: string): Promise<void>;
   reset(key: string): Promise<void>;
+  /**
+   * Where `key`'s point lives, for a statement that takes it itself in the same row format
+   * (db/queries/function-calls.ts): its row's key and the window's limit and length.
+   */
+  slot(key: string): CounterSlot;
 };
+
+/** One counter's row in rate_limits: its key (prefixed and hashed) and its window. */
+export type CounterSlot = { rowKey: string; points: number; windowMs: number };
 
 const limiters = new WeakMap<pg.Pool, Map<string, RateLimiterPostgres>>();
 
@@ -64,6 +72,10 @@ export function counter(name: string, points: number, durationS: number): Counte
     },
     async reset(key) {
       await rl().delete(hashKey(key));
+    },
+    slot(key) {
+      // rate-limiter-flexible's own row key: its prefix, a colon, the key it was given.
+      return { rowKey: `${name}:${hashKey(key)}`, points, windowMs: durationS * 1000 };
     },
   };
 }

@@ -283,10 +283,16 @@ const answerHeaders = (requestId: string) => ({ ...apiSecurityHeaders(), "x-requ
 
 /** Our headers on an answer made elsewhere (a handler's own Response, Auth.js's). */
 export function withHeaders(res: Response, requestId: string = crypto.randomUUID()): Response {
-  // A redirect's headers are immutable: the answer is copied with the headers added.
-  const headers = new Headers(res.headers);
-  for (const [name, value] of Object.entries(answerHeaders(requestId))) {
-    if (!headers.has(name)) headers.set(name, value);
+  const ours = Object.entries(answerHeaders(requestId));
+  try {
+    // Added in place: a copy would turn its body into a stream (a space app's function answers
+    // through here on every call).
+    for (const [name, value] of ours) if (!res.headers.has(name)) res.headers.set(name, value);
+    return res;
+  } catch {
+    // A redirect's headers are immutable (the first set throws): the answer is copied with ours.
+    const headers = new Headers(res.headers);
+    for (const [name, value] of ours) if (!headers.has(name)) headers.set(name, value);
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   }
-  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }

@@ -2,9 +2,10 @@ import "server-only";
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
-import { FUNCTION_LOG_LINES } from "@/lib/constants";
+import { FUNCTION_KEEPALIVE_MS, FUNCTION_LOG_LINES } from "@/lib/constants";
 import { denoBinaryPath } from "./deno-binary";
 
 export type ProcessLimits = {
@@ -46,6 +47,11 @@ export class FunctionProcess {
   exitSignal: string | null = null;
   lastUsed = Date.now();
   inFlight = 0;
+  /**
+   * Our connections to it, kept open between calls (a new loopback connection each call was a
+   * good part of a warm call's time); closed with the process.
+   */
+  readonly agent = new http.Agent({ keepAlive: true, timeout: FUNCTION_KEEPALIVE_MS });
 
   private constructor(port: number, options: ProcessOptions) {
     this.port = port;
@@ -149,6 +155,7 @@ export class FunctionProcess {
   }
 
   kill(): void {
+    this.agent.destroy();
     if (!this.alive) return;
     this.alive = false;
     this.child.kill("SIGKILL");

@@ -141,6 +141,8 @@ nativeServe(
     const publicUrl = headers.get("x-function-url") ?? req.url;
     headers.delete("x-function-token");
     headers.delete("x-function-url");
+    // Of our connection to it (kept open between calls), not of the caller's.
+    headers.delete("connection");
     const inner = new Request(publicUrl, { method: req.method, headers, body: req.body });
     try {
       const res = await handler(inner, info);

@@ -65,7 +65,7 @@ export type FunctionRequest = {
 export type FunctionResponse = {
   status: number;
   headers: Record<string, string>;
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
 };
 
 export type CallFunctionInput = {
@@ -138,7 +138,13 @@ function responseHeaderAllowed(name: string): boolean {
   );
 }
 
-type Warm = { version: string; process: Promise<FunctionProcess> };
+type Warm = {
+  version: string;
+  process: Promise<FunctionProcess>;
+  /** What it was started with: a call with these very code and secrets needs no hashing. */
+  code: string;
+  secrets: CallFunctionInput["secrets"];
+};
 
 /** A runtime: its egress gateway, its bundles' directory and its warm processes. */
 export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): FunctionRuntime {
@@ -208,16 +214,32 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
   }
 
   async function processFor(input: CallFunctionInput): Promise<FunctionProcess> {
+    const key = `${input.appId}\0${input.name}`;
+    const current = warm.get(key);
+    // A warm call (lib/functions/public-call.ts hands the same code and secrets objects while
+    // they are current): its process, without hashing the code and secrets again.
+    if (current && current.code === input.code && current.secrets === input.secrets) {
+      const p = await current.process.catch(() => undefined);
+      if (p?.alive) return p;
+    }
+    return processByVersion(input, key);
+  }
+
+  async function processByVersion(input: CallFunctionInput, key: string): Promise<FunctionProcess> {
     const bundle = await writeFunctionBundle(root, input.appId, input.name, input.code);
     const secretsHash = createHash("sha256")
       .update(JSON.stringify(Object.entries(input.secrets).sort()))
       .digest("hex");
     const version = `${bundle.hash}:${secretsHash}`;
-    const key = `${input.appId}\0${input.name}`;
     const current = warm.get(key);
     if (current && current.version === version) {
       const p = await current.process.catch(() => undefined);
-      if (p?.alive) return p;
+      if (p?.alive) {
+        // Equal code and secrets in other objects: the next call with these ones is a warm one.
+        current.code = input.code;
+        current.secrets = input.secrets;
+        return p;
+      }
       if (warm.get(key) === current) warm.delete(key);
     } else if (current) {
       // A new deploy or new secrets: the old process serves no new call.
@@ -230,6 +252,8 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
     const gw = await gateway;
     const entry: Warm = {
       version,
+      code: input.code,
+      secrets: input.secrets,
       process: startSlot(async () => {
         // The process's own door: its data calls are this app's, as long as the process lives.
         const door = await gw.open(input.appId);
@@ -325,7 +349,7 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
         method: request.method,
         path: typeof target === "string" ? target : `${target.pathname}${target.search}`,
         headers,
-        agent: false,
+        agent: proc.agent,
       });
       const timer = setTimeout(() => {
         // The process may be stuck in a loop: it is ended, the next call starts another.
@@ -343,9 +367,10 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
       req.on("error", () => void crashed());
       req.on("response", (res) => {
         const failureKind = res.headers["x-function-failure"];
-        const chunks: Buffer[] = [];
+        // Sockets read into buffers of their own (never shared memory).
+        const chunks: Buffer<ArrayBuffer>[] = [];
         let size = 0;
-        res.on("data", (chunk: Buffer) => {
+        res.on("data", (chunk: Buffer<ArrayBuffer>) => {
           size += chunk.length;
           if (size > limits.responseBodyMax) {
             res.destroy();
@@ -372,7 +397,7 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions = {}): Fun
           finish({
             status: res.statusCode ?? 502,
             headers: out,
-            body: new Uint8Array(Buffer.concat(chunks)),
+            body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
           });
         });
       });

@@ -10,7 +10,7 @@ import type { App } from "@/db/schema";
 import { SECRET_MASK, SECRETS_PER_APP_MAX } from "@/lib/constants";
 import { AppError } from "@/lib/errors";
 import { assertSpaceApp } from "@/lib/space/commit";
-import { openSecret, sealSecret } from "./crypto";
+import { openSecret, type Sealed, sealSecret } from "./crypto";
 import type { SaveSecretsBody, SecretList, SecretView } from "./schemas";
 
 // A space app's secrets: its builder lists (keys and instructions, values masked), saves and
@@ -72,8 +72,16 @@ export async function deleteSecret(app: App, key: string): Promise<{ deleted: tr
  * that open (a value sealed under a key no longer configured is left out).
  */
 export async function readSecretValues(appId: string): Promise<Record<string, string>> {
+  return openSecrets(appId, await readSealedSecrets(appId));
+}
+
+/** Sealed rows of one app's secrets, opened (lib/functions/public-call.ts reads them itself). */
+export function openSecrets(
+  appId: string,
+  rows: readonly (Sealed & { key: string })[],
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const row of await readSealedSecrets(appId)) {
+  for (const row of rows) {
     const value = openSecret(appId, row.key, row);
     if (value !== null) out[row.key] = value;
   }

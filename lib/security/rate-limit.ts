@@ -1,5 +1,5 @@
 import "server-only";
-import { type Counter, counter } from "@/db/queries/rate-limits";
+import { type Counter, type CounterSlot, counter } from "@/db/queries/rate-limits";
 import * as c from "@/lib/constants";
 import { AppError } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
@@ -129,11 +129,11 @@ export async function reserveAnonymousWrites(appId: string, ip: string, records 
 }
 
 /**
- * A call of a space app's function by its public URL, per app and address: taken before anything
- * is looked up or run, and kept (every call counts, answered or not).
+ * The counter of calls of a space app's function by its public URL, per app and address
+ * (`FUNCTION_CALLS_PER_MINUTE`): the public call takes its point in the statement that reads the
+ * function (db/queries/app-functions.ts, reserveFunctionCallAndRead), before anything is read or
+ * run, and keeps it (every call counts, answered or not).
  */
-export async function reserveFunctionCall(appId: string, ip: string): Promise<void> {
-  if (!(await counters.functionCalls.consume(`${appId}\n${ip}`))) {
-    throw new AppError("RATE_LIMITED", "functionRateLimited");
-  }
+export function functionCallSlot(appId: string, ip: string): CounterSlot {
+  return counters.functionCalls.slot(`${appId}\n${ip}`);
 }

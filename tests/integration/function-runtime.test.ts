@@ -478,6 +478,20 @@ export default { fetch: () => Response.json({ calls: ++calls, started, env: Deno
   );
 
   it(
+    "calls a warm process over one kept-open connection, of which the function sees nothing",
+    async () => {
+      const PEER = `export default (req: Request, info: Deno.ServeHandlerInfo) =>
+  Response.json({ port: (info.remoteAddr as Deno.NetAddr).port, connection: req.headers.get("connection") });`;
+      const first = await call(PEER);
+      const second = await call(PEER);
+      expect(first.json.connection).toBeNull();
+      // The same port of ours: the second call came over the first one's connection.
+      expect(second.json.port).toBe(first.json.port);
+    },
+    SLOW,
+  );
+
+  it(
     "starts many cold functions at once, a few at a time, all answering",
     async () => {
       const many = await Promise.all(

@@ -1,11 +1,14 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as deployOneRoute from "@/app/api/apps/[appId]/functions/[name]/deploy/route";
 import * as publicRoute from "@/app/api/apps/[appId]/functions/[name]/route";
 import * as deployAllRoute from "@/app/api/apps/[appId]/functions/deploy/route";
 import * as listRoute from "@/app/api/apps/[appId]/functions/route";
-import { db } from "@/db/client";
-import { type App, appFunctions } from "@/db/schema";
+import { db, pool } from "@/db/client";
+import { reserveFunctionCallAndRead } from "@/db/queries/app-functions";
+import { setAppStatus } from "@/db/queries/apps";
+import { counter } from "@/db/queries/rate-limits";
+import { type App, appFunctions, rateLimits } from "@/db/schema";
 import { FUNCTION_CALLS_PER_MINUTE, FUNCTION_REQUEST_BODY_MAX } from "@/lib/constants";
 import type {
   FunctionDeployResult,
@@ -13,7 +16,8 @@ import type {
   FunctionsDeployAnswer,
 } from "@/lib/functions/schemas";
 import { messages } from "@/lib/messages";
-import { saveSecrets } from "@/lib/secrets/secrets";
+import { deleteSecret, saveSecrets } from "@/lib/secrets/secrets";
+import { functionCallSlot } from "@/lib/security/rate-limit";
 import { publish } from "../support/app-data";
 import { createBuilder, fromIp } from "../support/factories";
 import { type Answer, call } from "../support/http";
@@ -34,6 +38,11 @@ Deno.serve(async (req) => {
 const SIZE = `export default async (req: Request) => Response.json({ size: (await req.arrayBuffer()).byteLength });\n`;
 const PLAIN = `export default () => new Response("plain ok");\n`;
 const BROKEN = `Deno.serve((req) => { return new Response("x" ;\n`;
+// Its version and its secret (or "none" once the secret is gone: Deno refuses a name it was not given).
+const versioned = (version: number) => `
+const greeting = () => { try { return Deno.env.get("GREETING_KEY") ?? null; } catch { return "none"; } };
+export default () => Response.json({ version: ${version}, greeting: greeting() });
+`;
 const NEEDS_SECRET = `Deno.serve(() => new Response(Deno.env.get('STRIPE_SECRET_KEY') ?? ""));\n`;
 
 type Files = Record<string, string>;
@@ -292,6 +301,96 @@ describe("the public function URL", () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(30);
     // Another address is not held back.
     expect((await invoke(app.id, "a", { ip: "10.250.1.8" })).status).toBe(404);
+  }, 60_000);
+
+  it("sees a redeploy, a changed or deleted secret and an unpublish at the very next call", async () => {
+    // This server keeps what it read of the code and the secrets between calls; nothing tells it
+    // of a change (another instance may make it): each call's statement says what is current.
+    const { b, app } = await appWith(
+      { "functions/v.ts": versioned(1) },
+      { published: true, secrets: { GREETING_KEY: "one" } },
+    );
+    expect((await deployOne(app, b.token, "v")).status).toBe(200);
+    expect((await invoke(app.id, "v")).json).toEqual({ version: 1, greeting: "one" });
+    expect((await invoke(app.id, "v")).json).toEqual({ version: 1, greeting: "one" });
+    await say(app, b.account.accountId, {
+      user: "v2",
+      answer: "Version 2.",
+      changes: [{ type: "add_file", path: "functions/v.ts", content: versioned(2) }],
+    });
+    // Changed files alone change nothing: the deployed code answers until the next deploy.
+    expect((await invoke(app.id, "v")).json).toEqual({ version: 1, greeting: "one" });
+    expect((await deployOne(app, b.token, "v")).status).toBe(200);
+    expect((await invoke(app.id, "v")).json).toEqual({ version: 2, greeting: "one" });
+    await saveSecrets(app, { secrets: [{ key: "GREETING_KEY", value: "two" }] });
+    expect((await invoke(app.id, "v")).json).toEqual({ version: 2, greeting: "two" });
+    await deleteSecret(app, "GREETING_KEY");
+    expect((await invoke(app.id, "v")).json).toEqual({ version: 2, greeting: "none" });
+    await setAppStatus(app.id, "draft");
+    const unpublished = await invoke(app.id, "v");
+    expect(unpublished.status).toBe(403);
+    expect(unpublished.json.error?.message).toBe(messages.functionUnpublished);
+    await publish(app);
+    expect((await invoke(app.id, "v")).json).toEqual({ version: 2, greeting: "none" });
+  }, 60_000);
+
+  it("a warm call is one statement, which carries neither the code nor the secrets it already has", async () => {
+    const { b, app } = await appWith(
+      { "functions/v.ts": versioned(1) },
+      { published: true, secrets: { GREETING_KEY: "one" } },
+    );
+    await deployOne(app, b.token, "v");
+    const read = (known = { codeHash: "", secretsVersion: "" }) =>
+      reserveFunctionCallAndRead(functionCallSlot(app.id, crypto.randomUUID()), app.id, "v", known);
+    const first = await read();
+    expect(first).toMatchObject({
+      allowed: true,
+      app: { type: "space", status: "active" },
+      deployed: { fileName: "v.ts", code: versioned(1) },
+      secrets: { sealed: [{ key: "GREETING_KEY" }] },
+    });
+    const known = { codeHash: first.deployed!.codeHash!, secretsVersion: first.secrets!.version };
+    expect(await read(known)).toMatchObject({ deployed: { code: null }, secrets: { sealed: null } });
+    await saveSecrets(app, { secrets: [{ key: "GREETING_KEY", value: "two" }] });
+    const changed = await read(known);
+    expect(changed).toMatchObject({
+      deployed: { code: null },
+      secrets: { sealed: [{ key: "GREETING_KEY" }] },
+    });
+    expect(changed.secrets!.version).not.toBe(known.secretsVersion);
+
+    await invoke(app.id, "v");
+    const queries = vi.spyOn(pool(), "query");
+    try {
+      const warm = await invoke(app.id, "v");
+      expect(warm.json).toEqual({ version: 1, greeting: "two" });
+      expect(queries).toHaveBeenCalledTimes(1);
+    } finally {
+      queries.mockRestore();
+    }
+  }, 60_000);
+
+  it("takes the address's point in the counter every instance shares; a refused call reads nothing", async () => {
+    const { b, app } = await appWith({ "functions/a.ts": PLAIN }, { published: true });
+    await deployOne(app, b.token, "a");
+    const ip = "10.250.2.9";
+    // The same row as rate-limiter-flexible's counter of that name: whichever takes a point, both count it.
+    const shared = counter("function-ip", FUNCTION_CALLS_PER_MINUTE, 60);
+    const slot = functionCallSlot(app.id, ip);
+    expect(shared.slot(`${app.id}\n${ip}`)).toEqual(slot);
+    for (let i = 0; i < FUNCTION_CALLS_PER_MINUTE - 1; i++)
+      expect(await shared.consume(`${app.id}\n${ip}`)).toBe(true);
+    expect((await invoke(app.id, "a", { ip })).status).toBe(200);
+    expect((await invoke(app.id, "a", { ip })).status).toBe(429);
+    expect(await shared.consume(`${app.id}\n${ip}`)).toBe(false);
+    const refused = await reserveFunctionCallAndRead(slot, app.id, "a", { codeHash: "", secretsVersion: "" });
+    expect(refused).toEqual({ allowed: false, app: null, deployed: null, secrets: null });
+    // Once its minute is over the address calls again.
+    await db()
+      .update(rateLimits)
+      .set({ expire: Date.now() - 1 })
+      .where(eq(rateLimits.key, slot.rowKey));
+    expect((await invoke(app.id, "a", { ip })).status).toBe(200);
   }, 60_000);
 
   it("hostile names are a 4xx, never a 5xx", async () => {
