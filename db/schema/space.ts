@@ -140,7 +140,7 @@ export const spaceHeads = pgTable("space_heads", {
 export const CHAT_ROLES = ["user", "assistant"] as const;
 export type ChatRole = (typeof CHAT_ROLES)[number];
 /** message: a user's request or the assistant's answer; the others are system actions. */
-export const CHAT_MESSAGE_KINDS = ["message", "restore", "undo_restore", "autofix"] as const;
+export const CHAT_MESSAGE_KINDS = ["message", "restore", "undo_restore", "autofix", "merge"] as const;
 export type ChatMessageKind = (typeof CHAT_MESSAGE_KINDS)[number];
 /**
  * streaming: the answer is being written; incomplete: it stopped early (stopped by the builder,

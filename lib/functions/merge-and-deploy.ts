@@ -3,9 +3,13 @@ import type { App } from "@/db/schema";
 import { messages } from "@/lib/messages";
 import { mergeFiles } from "@/lib/space/merge";
 import type { MergeBody } from "@/lib/space/schemas";
+import type { ChatMessageView } from "@/lib/space/views";
 import { fillTemplate } from "@/lib/text";
 import { deployFunctionsAt } from "./deploy";
 import type { MergeAnswer } from "./schemas";
+
+/** The answer as the server builds it (its messages checked against ChatMessageAnswer on the way out). */
+export type MergeResult = Omit<MergeAnswer, "messages"> & { messages: ChatMessageView[] };
 
 /**
  * POST /api/apps/{appId}/merge: the chosen files become one new version, then the functions among
@@ -16,12 +20,13 @@ export async function mergeAndDeploy(
   app: App,
   body: MergeBody,
   user: { accountId: string; userId: string },
-): Promise<MergeAnswer> {
-  const { version, paths } = await mergeFiles(app, body, user.accountId);
+): Promise<MergeResult> {
+  const { version, paths, message } = await mergeFiles(app, body, user.accountId);
   const results = await deployFunctionsAt(app, paths, user.userId);
   const issues = results.filter((r) => r.state !== "success");
   return {
     message: fillTemplate(messages.mergeDone, { n: paths.length, version: version.number }),
+    messages: [message],
     versionId: version.id,
     versionNumber: version.number,
     filesCount: paths.length,

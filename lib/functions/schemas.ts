@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FUNCTION_NAME_PATTERN } from "@/lib/constants";
 import { messages } from "@/lib/messages";
+import { ChatMessageAnswer } from "@/lib/space/schemas";
 
 // The functions routes' inputs and answers (/api/apps/{appId}/functions...), shared by the
 // routes and the tests. No server imports.
@@ -44,6 +45,8 @@ export type FunctionsDeployAnswer = z.infer<typeof FunctionsDeployAnswer>;
 /** POST /api/apps/{appId}/merge: what was merged, and the deploys of the functions among it. */
 export const MergeAnswer = z.object({
   message: z.string(),
+  /** The chat's merge notice, annotated with the new version (the chat shows it at once). */
+  messages: z.array(ChatMessageAnswer),
   versionId: z.string(),
   versionNumber: z.number().int(),
   filesCount: z.number().int(),

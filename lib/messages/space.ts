@@ -125,6 +125,7 @@ export const spaceMessages = {
   mergeFunctionsFailed: "{n} function(s) failed to deploy",
   mergeFailed: "Failed to merge changes",
   mergeDone: "Merged {n} file(s) as version {version}",
+  mergeMessageContent: "Merged {n} chosen file(s): {paths}",
   mergeSelected: "Merge selected ({n})",
   mergeMerging: "Merging...",
   mergeSelectFile: "Merge {path}",

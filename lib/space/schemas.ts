@@ -236,7 +236,7 @@ export const MessageAnnotation = z.object({
 export const ChatMessageAnswer = z.object({
   id: z.uuid(),
   role: z.enum(["user", "assistant"]),
-  kind: z.enum(["message", "restore", "undo_restore", "autofix"]),
+  kind: z.enum(["message", "restore", "undo_restore", "autofix", "merge"]),
   content: z.string(),
   parts: z
     .array(z.looseObject({ type: z.string() }))

@@ -5,6 +5,7 @@ import type { App } from "@/db/schema";
 import { listFunctions } from "@/lib/functions/deploy";
 import type { MergeAnswer } from "@/lib/functions/schemas";
 import { messages } from "@/lib/messages";
+import { startExchange } from "@/lib/space/chat";
 import { listAppVersions } from "@/lib/space/versions";
 import { createBuilder } from "../support/factories";
 import { type Answer, call } from "../support/http";
@@ -85,6 +86,12 @@ describe("POST /api/apps/{appId}/merge", () => {
     });
     const versions = await listAppVersions(app, 10);
     expect(versions.versions[0]).toMatchObject({ kind: "merge", description: "Back to the first home page" });
+    // The chat shows the merge as a notice holding the new version, as it shows a restore.
+    expect(res.json.messages).toEqual([
+      expect.objectContaining({ role: "assistant", kind: "merge", content: "Back to the first home page" }),
+    ]);
+    expect(res.json.messages[0]!.annotations[0]).toMatchObject({ versionId: res.json.versionId });
+    expect(versions.versions[0]!.messageId).toBe(res.json.messages[0]!.id);
   });
 
   it("deploys the merged functions; one that fails is named and the merge stays", async () => {
@@ -138,6 +145,14 @@ describe("POST /api/apps/{appId}/merge", () => {
     }
     expect(await filesOf(app)).toEqual(before);
     expect((await listAppVersions(app, 10)).versions).toHaveLength(2);
+  });
+
+  it("waits for an answer being written: 409, nothing merged", async () => {
+    const { b, app } = await appWithHistory();
+    await startExchange(app, b.account.accountId, { user: { content: "more" } });
+    const res = await merge(app, b.token, { files: [{ path: "pages/Home.jsx", content: "x" }] });
+    expect(res.status).toBe(409);
+    expect((await filesOf(app))["pages/Home.jsx"]).toBe("export default () => <h1>Two</h1>;\n");
   });
 
   it("is the app's builder's: another builder sees no such app", async () => {

@@ -9,6 +9,7 @@ import {
   EyeIcon,
   FileDiffIcon,
   FilesIcon,
+  GitMergeIcon,
   History,
   Loader2Icon,
   MessageCircleIcon,
@@ -68,7 +69,12 @@ const localDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLoc
 /** One message of the chat view: a bubble, an answer with its actions, or a restore notice. */
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const { message } = props;
-  if (message.kind === "restore" || message.kind === "undo_restore" || message.kind === "autofix") {
+  if (
+    message.kind === "restore" ||
+    message.kind === "undo_restore" ||
+    message.kind === "autofix" ||
+    message.kind === "merge"
+  ) {
     return <SystemNotice {...props} />;
   }
   return message.role === "user" ? <UserMessage {...props} /> : <AssistantMessage {...props} />;
@@ -232,7 +238,8 @@ function ErrorCard({
 function SystemNotice(props: MessageItemProps) {
   const { message } = props;
   const info = annotation(message).systemActionInfo;
-  const Icon = message.kind === "undo_restore" ? UndoDotIcon : History;
+  const Icon =
+    message.kind === "undo_restore" ? UndoDotIcon : message.kind === "merge" ? GitMergeIcon : History;
   const text =
     message.kind === "restore"
       ? fillTemplate(messages.restoreMessageContent, { date: localDate(info?.restoredVersionDate) })

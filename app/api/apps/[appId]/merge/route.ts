@@ -15,6 +15,8 @@ export const POST = route(
     summary:
       "Merges chosen files (added or modified) into a space app's current files as one version, and deploys the functions among them",
     response: MergeAnswer,
+    // 409: an answer of the chat is streaming.
+    errors: [409],
   },
   ({ session, app, body }) =>
     mergeAndDeploy(app, body, { accountId: session.account!.accountId, userId: session.userId }),
