@@ -13,12 +13,12 @@ import { CappedWorker, IdleWorkers } from "@/lib/workers/capped-worker";
 const WORKER_FILE = path.join(process.cwd(), "lib", "space", "validate", "worker.mjs");
 
 /**
- * How long the worker may take: VALIDATION_TIMEOUT_MS, or VALIDATION_TIMEOUT_SECONDS when set
- * (read each time, so tests set it). A cold worker loads ESLint first, a second or two.
+ * How long the worker may take: VALIDATION_TIMEOUT_MS, or the VALIDATION_TIMEOUT_MS variable when
+ * set (read each time, so tests set it). A cold worker loads ESLint first, a second or two.
  */
 function timeoutMs(): number {
-  const raw = Number(process.env.VALIDATION_TIMEOUT_SECONDS);
-  return Number.isInteger(raw) && raw > 0 && raw <= 600 ? raw * 1000 : VALIDATION_TIMEOUT_MS;
+  const raw = Number(process.env.VALIDATION_TIMEOUT_MS);
+  return Number.isInteger(raw) && raw > 0 && raw <= 600_000 ? raw : VALIDATION_TIMEOUT_MS;
 }
 
 /** Past its time or heap: the validation stops, and says so. */
@@ -30,7 +30,7 @@ function limitError(cause?: unknown): Error {
     ? new ValidationLimitError("BAD_REQUEST", "validationTooComplex", "VALIDATION_TOO_COMPLEX")
     : new ValidationLimitError(
         "TIMED_OUT",
-        { key: "validationTimedOut", vars: { seconds: Math.round(timeoutMs() / 1000) } },
+        { key: "validationTimedOut", vars: { seconds: Math.round(timeoutMs() / 100) / 10 } },
         "VALIDATION_TIMED_OUT",
       );
   if (cause) err.cause = cause;
