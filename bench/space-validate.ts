@@ -1,7 +1,6 @@
 import * as esbuild from "esbuild";
 import { buildPreview } from "@/lib/space/preview/build";
 import { validateFiles } from "@/lib/space/validate/validate";
-import type { ValidationIssue } from "@/lib/space/validate-schemas";
 import { brokenApps, cleanApps, type Files } from "../tests/support/validation-fixtures";
 import { median, percentile } from "./stats";
 
@@ -19,7 +18,7 @@ import { median, percentile } from "./stats";
 
 const log = (line = "") => console.log(line);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
-const where = (i: Pick<ValidationIssue, "detectorId" | "file" | "line">) =>
+const where = (i: { detectorId: string; file: string | null; line: number | null }) =>
   `${i.detectorId} ${i.file ?? "-"}:${i.line ?? "-"}`;
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {

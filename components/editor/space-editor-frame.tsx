@@ -13,6 +13,7 @@ import { ChatAssistantControl } from "@/components/space/chat/chat-assistant-con
 import { fixRequest, IssuesPanel } from "@/components/space/chat/issues-panel";
 import { SpaceChat } from "@/components/space/chat/space-chat";
 import { useSpaceChat } from "@/components/space/chat/use-space-chat";
+import { ValidationTester } from "@/components/space/chat/validation-tester";
 import { VersionsButton } from "@/components/space/chat/versions-button";
 import { VersionPreview } from "@/components/space/version-preview";
 import { Button } from "@/components/ui/button";
@@ -169,6 +170,15 @@ export function SpaceEditorFrame({
               className="h-full w-full"
             />
           )}
+          {isAdmin && !noFilesYet && (chat.previewVersionId ?? chat.currentVersionId) ? (
+            <ValidationTester
+              key={chat.previewVersionId ?? chat.currentVersionId}
+              appId={appId}
+              versionId={(chat.previewVersionId ?? chat.currentVersionId)!}
+              previewIssues={issues}
+              className="absolute bottom-3 left-3 z-10"
+            />
+          ) : null}
           <IssuesPanel
             issues={issues}
             loading={chat.busy || (previewLoading && !noFilesYet)}

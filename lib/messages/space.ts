@@ -289,6 +289,9 @@ export const spaceMessages = {
   databaseRoleChangeFailed: "Failed to change the role. Please try again.",
   // ---- validation of a version (the spec's wording where it has one, else ours) ----
   validateFailed: "Failed to validate",
+  // "shown as alerts 'Error: ...'"
+  validateAlert: "Error: {message}",
+  validateHideResults: "Hide the validation results",
   validateButton: "Validate",
   revalidateButton: "Re-validate",
   validateRunning: "Validating...",
