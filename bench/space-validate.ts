@@ -1,6 +1,6 @@
 import * as esbuild from "esbuild";
 import { buildPreview } from "@/lib/space/preview/build";
-import { validateFiles } from "@/lib/space/validate/validate";
+import { validateFiles } from "@/lib/validation/validate";
 import { brokenApps, cleanApps, type Files } from "../tests/support/validation-fixtures";
 import { median, percentile } from "./stats";
 
@@ -9,7 +9,7 @@ import { median, percentile } from "./stats";
 //  - detection rate: the broken apps whose defect is reported by its detector at its file and line
 //    (goal 100 %), by kind of defect;
 //  - false positives: every other issue, on a clean app or beside a broken app's defect (goal 0);
-//  - the time to validate one app (lib/space/validate/validate.ts: the preview's build, ESLint and
+//  - the time to validate one app (lib/validation/validate.ts: the preview's build, ESLint and
 //    the schema checks in the capped worker), warm, against the preview build of the same files
 //    alone (one of its detectors); the first validation of a process (the worker starts and loads
 //    ESLint) apart.

@@ -311,7 +311,7 @@ export const PREVIEW_ISSUES_MAX = 20;
 export const PREVIEW_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 export const PREVIEW_CACHE_MAX_ENTRIES = 200;
 /**
- * Validation of a space app version (lib/space/validate/): its linting and schema checks run in a
+ * Validation of a space app version (lib/validation/): its linting and schema checks run in a
  * worker thread with this heap, and this long at most (the worker is ended past it); issues
  * answered per validation; runtime errors the preview reported, accepted per request.
  */

@@ -3,7 +3,7 @@ import { VALIDATION_RUNTIME_ERRORS_MAX } from "@/lib/constants";
 import { storableString } from "@/lib/storable-text";
 
 // The validation of a space app version: its request and answer, shared by the route, the
-// service (lib/space/validate/service.ts), the editor's Validate button and the tests.
+// service (lib/validation/service.ts), the editor's Validate button and the tests.
 
 /** Where an issue was found: the detector that found it. */
 export const DETECTOR_IDS = [

@@ -5,7 +5,7 @@ import { Worker } from "node:worker_threads";
 // document, an app's code) that needs more memory or time than it should ends the worker, not the
 // server, whose event loop and heap the work never touches. Its messages are read in order, each
 // awaited within the time limit. Used by the parsing of data sources (lib/context/parse/run.ts)
-// and the validation of space apps (lib/space/validate/run.ts); each has its own plain .mjs file,
+// and the validation of space apps (lib/validation/run.ts); each has its own plain .mjs file,
 // found from the working directory.
 
 export type CappedWorkerOptions = {

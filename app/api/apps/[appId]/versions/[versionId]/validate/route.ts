@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/route";
 import { VersionParams } from "@/lib/space/schemas";
-import { validateVersion } from "@/lib/space/validate/service";
 import { ValidateBody, ValidationAnswer } from "@/lib/space/validate-schemas";
+import { validateVersion } from "@/lib/validation/service";
 
 // POST /api/apps/{appId}/versions/{versionId}/validate - the issues of a version: build, lint (hooks, undefined names), entity schemas, and the runtime errors the preview reported
 export const POST = route(

@@ -10,7 +10,7 @@ import { CappedWorker, IdleWorkers } from "@/lib/workers/capped-worker";
 // heap the parsing never touches. Found from the working directory, like the parsing worker of
 // data sources (lib/context/parse/run.ts), for the same reasons.
 
-const WORKER_FILE = path.join(process.cwd(), "lib", "space", "validate", "worker.mjs");
+const WORKER_FILE = path.join(process.cwd(), "lib", "validation", "worker.mjs");
 
 /**
  * How long the worker may take: VALIDATION_TIMEOUT_MS, or the VALIDATION_TIMEOUT_MS variable when

@@ -2,7 +2,7 @@ import { parentPort } from "node:worker_threads";
 import { BROWSER_GLOBALS } from "./browser-globals.mjs";
 
 // The validation worker: reads a space app's code and entity schemas on a thread of its own, with
-// a heap of its own, capped, and a clock (lib/space/validate/run.ts starts it and ends it). Plain
+// a heap of its own, capped, and a clock (lib/validation/run.ts starts it and ends it). Plain
 // JavaScript loaded from its path, so the same file runs under the production build, tsx and the
 // tests; ESLint and ajv come from node_modules.
 //
