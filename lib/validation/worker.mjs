@@ -35,6 +35,9 @@ async function linter() {
         },
         plugins: { "react-hooks": plugin },
         rules: LINT_RULES,
+        // An app's own directives are kept (`// eslint-disable-next-line react-hooks/exhaustive-deps`
+        // is a choice); one that is unused, or names a rule of a plugin we do not load, is no issue.
+        linterOptions: { reportUnusedDisableDirectives: "off" },
       },
     ];
     // No configuration file is read from the disk: this one, in code, is the whole of it.
@@ -48,6 +51,8 @@ async function lintFiles(files) {
   const issues = [];
   for (const file of files) {
     for (const m of l.verify(file.content, config, { filename: file.path })) {
+      // Only our rules and the parser speak ("Definition for rule 'react/...' was not found" does not).
+      if (!m.fatal && !(m.ruleId in LINT_RULES)) continue;
       issues.push({
         detectorId: m.fatal ? "lint-syntax" : (m.ruleId ?? "lint").replace(/^react-hooks\//, ""),
         severity: m.severity === 2 ? "error" : "warning",
