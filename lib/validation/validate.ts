@@ -29,6 +29,8 @@ const SCRIPT = /\.(jsx?|mjs)$/i;
 /** The files ESLint reads: the app's JavaScript the preview runs (TypeScript is left to the build). */
 const isLinted = (p: string) => SCRIPT.test(p) && isPreviewFile(p);
 
+const MESSAGE_MAX = 1_000;
+
 const issueAt = (
   detectorId: ValidationIssue["detectorId"],
   message: string,
@@ -36,7 +38,8 @@ const issueAt = (
   line: number | null,
   severity: ValidationIssue["severity"] = "error",
 ): ValidationIssue => ({
-  message,
+  // A checker's words about a deep place name its whole path: kept readable.
+  message: message.length > MESSAGE_MAX ? `${message.slice(0, MESSAGE_MAX - 1)}…` : message,
   componentName: file ? componentOf(file) : null,
   file,
   detectorId,

@@ -67,11 +67,25 @@ async function lintFiles(files) {
 
 // --- entity schemas
 
-/** The line of a character offset. */
+// Where each line of the last text asked about starts: a schema's every key asks for its line.
+let lineTable = { text: null, starts: [0] };
+
+/** The line of a character offset (a binary search over the text's line starts). */
 function lineAt(text, offset) {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  if (lineTable.text !== text) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+    lineTable = { text, starts };
+  }
+  const { starts } = lineTable;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
 }
 
 /**

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as versionRoute from "@/app/api/apps/[appId]/versions/[versionId]/route";
 import * as validateRoute from "@/app/api/apps/[appId]/versions/[versionId]/validate/route";
 import type { App } from "@/db/schema";
+import { SPACE_FILE_MAX_BYTES } from "@/lib/constants";
+import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 import { DEMO_TASK_APP } from "@/lib/space/demo-task-app";
 import type { FileChange } from "@/lib/space/schemas";
@@ -56,6 +58,31 @@ describe("the fixture apps", () => {
       [`entities/${DEMO_TASK_APP.entity.name}.json`, DEMO_TASK_APP.entity.content],
     ]);
     expect((await validateFiles(files)).issues).toEqual([]);
+  });
+});
+
+describe("code and schemas built to exhaust the checkers", () => {
+  it("a schema nested 12,000 deep (under the file size limit): 400, too complex, and the next validation works", async () => {
+    let deep = '{"type":"string"}';
+    for (let i = 0; i < 12_000; i++) deep = `{"type":"object","properties":{"a":${deep}}}`;
+    expect(deep.length).toBeLessThan(SPACE_FILE_MAX_BYTES);
+    const err = await validateFiles(new Map([["entities/Deep.json", deep]])).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({
+      status: 400,
+      code: "VALIDATION_TOO_COMPLEX",
+      message: messages.validationTooComplex,
+    });
+    expect((await validateFiles(clean.get("habit-log")!)).issues).toEqual([]);
+  });
+
+  it("a schema 200 deep with a wrong type far down: one issue at its line, its message kept short", async () => {
+    let deep = '{"type":"strin"}';
+    for (let i = 0; i < 200; i++) deep = `{\n"type":"object",\n"properties":{"a":${deep}}}`;
+    const { issues } = await validateFiles(new Map([["entities/Deep.json", deep]]));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ detectorId: "entity-schema", line: 401 });
+    expect(issues[0]!.message.length).toBeLessThanOrEqual(1_000);
   });
 });
 
