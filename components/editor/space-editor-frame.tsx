@@ -170,21 +170,22 @@ export function SpaceEditorFrame({
               className="h-full w-full"
             />
           )}
-          {isAdmin && !noFilesYet && (chat.previewVersionId ?? chat.currentVersionId) ? (
-            <ValidationTester
-              key={chat.previewVersionId ?? chat.currentVersionId}
-              appId={appId}
-              versionId={(chat.previewVersionId ?? chat.currentVersionId)!}
-              previewIssues={issues}
-              className="absolute bottom-3 left-3 z-10"
+          {/* The admin's validate tester above the floating issues panel, in one column: never over each other. */}
+          <div className="pointer-events-none absolute right-3 bottom-3 left-3 z-10 flex flex-col items-end gap-2 *:pointer-events-auto">
+            {isAdmin && !noFilesYet && (chat.previewVersionId ?? chat.currentVersionId) ? (
+              <ValidationTester
+                key={chat.previewVersionId ?? chat.currentVersionId}
+                appId={appId}
+                versionId={(chat.previewVersionId ?? chat.currentVersionId)!}
+                previewIssues={issues}
+              />
+            ) : null}
+            <IssuesPanel
+              issues={issues}
+              loading={chat.busy || (previewLoading && !noFilesYet)}
+              onFix={onFix}
             />
-          ) : null}
-          <IssuesPanel
-            issues={issues}
-            loading={chat.busy || (previewLoading && !noFilesYet)}
-            onFix={onFix}
-            className="absolute right-3 bottom-3 z-10"
-          />
+          </div>
         </div>
       </section>
     </EditorShell>
