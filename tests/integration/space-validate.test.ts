@@ -61,6 +61,66 @@ describe("the fixture apps", () => {
   });
 });
 
+describe("the preview's runtime errors", () => {
+  it("each on its component's file and the line its words point to; none when they point nowhere; the preview's build errors left to the build", async () => {
+    const files: Files = new Map(clean.get("task-tracker")!);
+    const report = (
+      title: string,
+      componentName: string | null,
+      source: "build" | "runtime" = "runtime",
+    ) => ({
+      title,
+      details: `Error: ${title}`,
+      componentName,
+      source,
+    });
+    const { issues } = await validateFiles(files, {
+      runtimeErrors: [
+        // pages/Search.jsx line 20: `setShown(all.filter(matches));`, the first call of it.
+        report("setShown is not a function", "Search"),
+        report("Cannot read properties of null (reading 'focus')", "SearchBox"),
+        report("Something odd happened", "Home"),
+        report("Widget exploded", "Widget"),
+        report("Could not resolve", "Home", "build"),
+        // Reported twice by the preview (each render): told once.
+        report("Widget exploded", "Widget"),
+      ],
+    });
+    expect(
+      issues.map(({ detectorId, file, line, componentName, message }) => ({
+        detectorId,
+        file,
+        line,
+        componentName,
+        message,
+      })),
+    ).toEqual([
+      { detectorId: "runtime", file: null, line: null, componentName: "Widget", message: "Widget exploded" },
+      {
+        detectorId: "runtime",
+        file: "components/SearchBox.jsx",
+        line: 6,
+        componentName: "SearchBox",
+        message: "Cannot read properties of null (reading 'focus')",
+      },
+      {
+        detectorId: "runtime",
+        file: "pages/Home.jsx",
+        line: null,
+        componentName: "Home",
+        message: "Something odd happened",
+      },
+      {
+        detectorId: "runtime",
+        file: "pages/Search.jsx",
+        line: 20,
+        componentName: "Search",
+        message: "setShown is not a function",
+      },
+    ]);
+  });
+});
+
 describe("code and schemas built to exhaust the checkers", () => {
   it("a schema nested 12,000 deep (under the file size limit): 400, too complex, and the next validation works", async () => {
     let deep = '{"type":"string"}';
