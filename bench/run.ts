@@ -71,7 +71,11 @@ import { median } from "./stats";
 // through its public URL's route handler against the same handler under a bare `deno serve`, a cold
 // start after a new deploy against an empty `deno run`, and 100 calls at once against the same.
 //
-// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import|grid|functions (several comma-separated) runs only those
+// Then the validation of space apps (bench/space-validate.ts): over the fixture apps of
+// tests/fixtures/validation/, the detection rate of the broken apps' known defects, the false
+// positives, and the time to validate one app against the preview build of the same files alone.
+//
+// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import|grid|functions|validation (several comma-separated) runs only those
 // parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone. BENCH_PORT and
 // BENCH_PG_PORT move the server and the embedded PostgreSQL (default 3300 and 54359).
 
@@ -100,6 +104,7 @@ const PARTS = [
   "import",
   "grid",
   "functions",
+  "validation",
 ] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
@@ -257,6 +262,7 @@ async function main() {
     );
   }
   if (wants("functions")) await benchInChild("bench/functions.ts", databaseUrl, { NODE_ENV: "production" });
+  if (wants("validation")) await benchInChild("bench/space-validate.ts", databaseUrl);
 }
 
 const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });

@@ -310,6 +310,15 @@ export const PREVIEW_ISSUES_MAX = 20;
 /** Built bundles kept in memory per server process, in bytes and in number. */
 export const PREVIEW_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 export const PREVIEW_CACHE_MAX_ENTRIES = 200;
+/**
+ * Validation of a space app version (lib/validation/): its linting and schema checks run in a
+ * worker thread with this heap, and this long at most (the worker is ended past it); issues
+ * answered per validation; runtime errors the preview reported, accepted per request.
+ */
+export const VALIDATION_HEAP_MB = 256;
+export const VALIDATION_TIMEOUT_MS = 30_000;
+export const VALIDATION_ISSUES_MAX = 200;
+export const VALIDATION_RUNTIME_ERRORS_MAX = 50;
 // ---- live streams (Server-Sent Events: data-source status, the space chat; lib/realtime/stream-slots.ts) ----
 /** Streams one account may hold open at once in one server process (tabs, apps, a chat answer). */
 export const STREAMS_PER_ACCOUNT = 10;

@@ -599,6 +599,17 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/versions/[versionId]/undo-restore/route"),
   },
   {
+    file: "app/api/apps/[appId]/versions/[versionId]/validate/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}/validate",
+    docs: {
+      POST: {
+        summary:
+          "The issues of a version: build, lint (hooks, undefined names), entity schemas, and the runtime errors the preview reported",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/validate/route"),
+  },
+  {
     file: "app/api/apps/[appId]/versions/route.ts",
     path: "/api/apps/{appId}/versions",
     docs: {

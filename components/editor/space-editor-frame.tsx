@@ -20,6 +20,7 @@ import { ChatAssistantControl } from "@/components/space/chat/chat-assistant-con
 import { fixRequest, IssuesPanel } from "@/components/space/chat/issues-panel";
 import { SpaceChat } from "@/components/space/chat/space-chat";
 import { useSpaceChat } from "@/components/space/chat/use-space-chat";
+import { ValidationTester } from "@/components/space/chat/validation-tester";
 import { VersionsButton } from "@/components/space/chat/versions-button";
 import { VersionPreview } from "@/components/space/version-preview";
 import { Button } from "@/components/ui/button";
@@ -177,12 +178,22 @@ export function SpaceEditorFrame({
               className="h-full w-full"
             />
           )}
-          <IssuesPanel
-            issues={issues}
-            loading={chat.busy || (previewLoading && !noFilesYet)}
-            onFix={onFix}
-            className="absolute right-3 bottom-3 z-10"
-          />
+          {/* The admin's validate tester above the floating issues panel, in one column: never over each other. */}
+          <div className="pointer-events-none absolute right-3 bottom-3 left-3 z-10 flex flex-col items-end gap-2 *:pointer-events-auto">
+            {isAdmin && !noFilesYet && (chat.previewVersionId ?? chat.currentVersionId) ? (
+              <ValidationTester
+                key={chat.previewVersionId ?? chat.currentVersionId}
+                appId={appId}
+                versionId={(chat.previewVersionId ?? chat.currentVersionId)!}
+                previewIssues={issues}
+              />
+            ) : null}
+            <IssuesPanel
+              issues={issues}
+              loading={chat.busy || (previewLoading && !noFilesYet)}
+              onFix={onFix}
+            />
+          </div>
         </div>
       </section>
     </EditorShell>

@@ -305,4 +305,22 @@ export const spaceMessages = {
   databaseRoleNowAdmin: "{email} is now an admin of the app",
   databaseRoleNowUser: "{email} is now a user of the app",
   databaseRoleChangeFailed: "Failed to change the role. Please try again.",
+  // ---- validation of a version (the spec's wording where it has one, else ours) ----
+  validateFailed: "Failed to validate",
+  // "shown as alerts 'Error: ...'"
+  validateAlert: "Error: {message}",
+  validateHideResults: "Hide the validation results",
+  validateButton: "Validate",
+  revalidateButton: "Re-validate",
+  validateRunning: "Validating...",
+  validateNoIssues: "No issues found",
+  validateIssueCount: "{n} issue(s)",
+  validateResultsTitle: "Validation results",
+  validateTookMs: "Checked in {ms} ms",
+  validationTimedOut: "The validation took longer than {seconds} seconds and was stopped",
+  validationTooComplex: "The app's code is too large or complex to validate",
+  validationEntityName:
+    "{name} is not a valid entity name: a letter, then letters, digits or _ (64 characters at most)",
+  validationEntityAccess: "{level} is not an access level: one of {allowed}",
+  validationEntityNotObject: 'An entity\'s records are objects: its type must be "object"',
 } as const;

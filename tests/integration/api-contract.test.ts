@@ -393,6 +393,9 @@ const CASES: Record<string, Case> = {
   "GET /api/apps/{appId}/versions/{versionId}/preview": {
     request: (w) => ({ params: { ...space(w), versionId: w.spaceTurns[0].versionId! } }),
   },
+  "POST /api/apps/{appId}/versions/{versionId}/validate": {
+    request: (w, ex) => ({ params: { ...space(w), versionId: w.spaceTurns[0].versionId! }, body: ex }),
+  },
   "GET /api/apps/{appId}/versions/{versionId}/preview/document": {
     as: "anonymous",
     request: async (w) => {

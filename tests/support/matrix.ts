@@ -1040,6 +1040,27 @@ export const rows: Row[] = [
     },
   },
   {
+    file: "app/api/apps/[appId]/versions/[versionId]/validate/route.ts",
+    method: "POST",
+    who: "the app's owner and admins: the version's issues (build, lint, entity schemas, reported runtime errors)",
+    request: (w) => {
+      const versionId = w.spaceTurns[0].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}/validate`,
+        params: { appId: w.spaceAppA.id, versionId },
+        body: {},
+      };
+    },
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect(res.json).toMatchObject({
+        issues: expect.any(Array),
+        clientExecutionTimeMs: expect.any(Number),
+      });
+    },
+  },
+  {
     file: "app/api/apps/[appId]/versions/[versionId]/preview/document/route.ts",
     method: "GET",
     who: "whoever holds a signed preview link (none here): no session, cookie or bearer, ever opens it",

@@ -1,8 +1,8 @@
 import "server-only";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { Worker } from "node:worker_threads";
 import type { MessageKey } from "@/lib/messages";
+import { CappedWorker, IdleWorkers } from "@/lib/workers/capped-worker";
 import { UnreadableFileError } from "../unreadable";
 import type { PageContent } from "./page-text.mjs";
 
@@ -46,121 +46,28 @@ const REASONS: Record<string, MessageKey> = {
 
 const tooComplex = (cause?: unknown) => new UnreadableFileError("contextFileTooComplex", { cause });
 
-type WorkerMessage = { ok?: boolean; value?: unknown; reason?: string; type?: string; rows?: unknown[] };
+/** A worker for one document at a time, with the parsing's heap and clock. */
+const startWorker = () =>
+  new CappedWorker({
+    file: WORKER_FILE,
+    heapMb: PARSE_HEAP_MB,
+    timeoutMs: parseTimeoutMs,
+    limitError: tooComplex,
+  });
 
-/** One worker, one document at a time: its messages in order, each awaited within the time limit. */
-class ParseWorker {
-  readonly worker: Worker;
-  private readonly inbox: WorkerMessage[] = [];
-  private failure: Error | undefined;
-  private wake: (() => void) | undefined;
-  private ended = false;
-
-  constructor() {
-    this.worker = new Worker(WORKER_FILE, {
-      // Plain Node: not tsx's loader nor the react-server condition of `npm run worker`.
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
-      // The parsers' chatter (pdf.js warns about every oddity of a file) is not the server's log.
-      stdout: true,
-    });
-    this.worker.stdout.resume();
-    this.worker.on("message", (m: WorkerMessage) => {
-      this.inbox.push(m);
-      this.signal();
-    });
-    this.worker.on("error", (err: Error & { code?: string }) =>
-      this.fail(err.code === "ERR_WORKER_OUT_OF_MEMORY" ? tooComplex(err) : err),
-    );
-    this.worker.on("exit", (code) => this.fail(new Error(`the parsing worker exited (${code})`)));
-  }
-
-  post(message: unknown, transfer?: ArrayBuffer[]) {
-    this.worker.postMessage(message, transfer);
-  }
-
-  /** The worker's next message; past the time limit the worker is ended and the file too complex. */
-  async next(): Promise<WorkerMessage> {
-    for (;;) {
-      const m = this.inbox.shift();
-      if (m) return m;
-      if (this.failure) throw this.failure;
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = await new Promise<boolean>((resolve) => {
-        this.wake = () => resolve(false);
-        timer = setTimeout(() => resolve(true), parseTimeoutMs());
-      });
-      clearTimeout(timer);
-      this.wake = undefined;
-      if (timedOut && this.inbox.length === 0 && !this.failure) {
-        this.fail(tooComplex());
-        this.end();
-      }
-    }
-  }
-
-  /** Whether it may read another document: it answered every message, and did not fail. */
-  get reusable(): boolean {
-    return !this.ended && !this.failure && this.inbox.length === 0;
-  }
-
-  end() {
-    this.ended = true;
-    void this.worker.terminate();
-  }
-
-  private fail(err: Error) {
-    if (this.ended && !(err instanceof UnreadableFileError)) return;
-    this.failure ??= err;
-    this.signal();
-  }
-
-  private signal() {
-    this.wake?.();
-  }
-}
-
-// Starting a worker loads its parsers anew (a second or more on a busy machine): one that read
-// a document well waits a little for the next (a crawl reads page after page), unreferenced, so
-// it never keeps a process alive.
-const IDLE_MS = 30_000;
-const IDLE_MAX = 2;
-const idle: { worker: ParseWorker; timer: NodeJS.Timeout }[] = [];
-
-function takeWorker(): ParseWorker {
-  for (let kept = idle.pop(); kept; kept = idle.pop()) {
-    clearTimeout(kept.timer);
-    // One that died while it waited is not used.
-    if (!kept.worker.reusable) continue;
-    kept.worker.worker.ref();
-    return kept.worker;
-  }
-  return new ParseWorker();
-}
-
-function giveBack(worker: ParseWorker) {
-  if (!worker.reusable || idle.length >= IDLE_MAX) return worker.end();
-  worker.worker.unref();
-  const kept = {
-    worker,
-    timer: setTimeout(() => {
-      idle.splice(idle.indexOf(kept), 1);
-      worker.end();
-    }, IDLE_MS).unref(),
-  };
-  idle.push(kept);
-}
+// One that read a document well waits a little for the next (a crawl reads page after page).
+const idle = new IdleWorkers(startWorker);
 
 /** The value the worker answers for one document, or the reason it could not read it. */
 async function parseOnce<T>(job: Record<string, unknown>, transfer?: ArrayBuffer[]): Promise<T> {
-  const worker = takeWorker();
+  const worker = idle.take();
   try {
     worker.post(job, transfer);
     const answer = await worker.next();
     if (!answer.ok) throw new UnreadableFileError(REASONS[answer.reason ?? ""] ?? "contextFileUnreadable");
     return answer.value as T;
   } finally {
-    giveBack(worker);
+    idle.giveBack(worker);
   }
 }
 
@@ -233,7 +140,7 @@ async function streamCsv(
 ): Promise<number> {
   const input = body instanceof Readable ? body : Readable.fromWeb(body as never);
   const pieces = input[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-  const worker = new ParseWorker();
+  const worker = startWorker();
   let count = 0;
   try {
     worker.post({ op: "csv", lines });
