@@ -120,6 +120,7 @@ export const spaceMessages = {
   diffLineStats: "Lines: {added} added, {removed} removed",
   diffEmptyFile: "This file is empty.",
   // Merging the chosen files of a version into the current ones (the spec's words, then ours)
+  compareLoadFailed: "Failed to load comparison data",
   mergeNoChanges: "No changes to merge",
   mergeNoFiles: "No files to merge (only additions and modifications are supported)",
   mergeFunctionsFailed: "{n} function(s) failed to deploy",
@@ -127,6 +128,7 @@ export const spaceMessages = {
   mergeDone: "Merged {n} file(s) as version {version}",
   mergeMessageContent: "Merged {n} chosen file(s): {paths}",
   mergeSelected: "Merge selected ({n})",
+  mergeFilesLegend: "Files to merge",
   mergeMerging: "Merging...",
   mergeSelectFile: "Merge {path}",
   mergeSelectAll: "Select every file that can be merged",

@@ -188,7 +188,7 @@ export function ChangesDialog({
  * A WAI-ARIA tree: one tab stop (roving tabindex); Up/Down move, Right opens a folder or enters
  * it, Left closes it or goes to its folder, Home/End, Enter/Space select a file.
  */
-function FileTree({
+export function FileTree({
   files,
   selected,
   onSelect,

@@ -1,6 +1,7 @@
 "use client";
 
 import { apiFetch } from "@/components/auth/api-client";
+import type { MergeResult } from "@/lib/functions/merge-and-deploy";
 import type { ChatAssistantState } from "@/lib/space/assistant";
 import type { RatingBody } from "@/lib/space/schemas";
 import type { VersionDetail } from "@/lib/space/versions";
@@ -9,7 +10,7 @@ import type { ChatMessageView, RatingView, VersionSummary } from "@/lib/space/vi
 // The calls of the space app chat view, typed by the shapes the routes answer
 // (lib/space/views.ts, imported for its types only: the module stays on the server).
 
-export type { ChatAssistantState, ChatMessageView, RatingView, VersionDetail, VersionSummary };
+export type { ChatAssistantState, ChatMessageView, MergeResult, RatingView, VersionDetail, VersionSummary };
 
 export type HistoryPage = { messages: ChatMessageView[]; hasMore: boolean };
 export type RestoreAnswer = { messages: ChatMessageView[]; version: VersionSummary };
@@ -41,6 +42,17 @@ export function fetchVersionDetail(appId: string, versionId: string): Promise<Ve
 /** POST .../versions/{versionId}/restore: a restore message and a new version equal to that one. */
 export function restoreVersion(appId: string, versionId: string, messageId: string): Promise<RestoreAnswer> {
   return apiFetch<RestoreAnswer>(`${base(appId)}/versions/${versionId}/restore`, { body: { messageId } });
+}
+
+export type MergeFile = { id: string; path: string; content: string };
+
+/** POST /api/apps/{appId}/merge: the chosen files as one version, the functions among them deployed. */
+export function mergeChosenFiles(
+  appId: string,
+  files: MergeFile[],
+  description: string,
+): Promise<MergeResult> {
+  return apiFetch<MergeResult>(`${base(appId)}/merge`, { body: { files, description } });
 }
 
 /** POST .../versions/{versionId}/undo-restore: `messageId` is the restore message. */

@@ -13,6 +13,7 @@ import type { ChatMessageView } from "@/lib/space/views";
 import {
   fetchCurrentVersion,
   fetchHistory,
+  type MergeResult,
   type RatingView,
   restoreVersion,
   revertToVersion,
@@ -347,6 +348,15 @@ export function useSpaceChat({
     [appId, runVersionChange],
   );
 
+  /** A merge made a notice and a version: the chat shows them and the preview follows the new head. */
+  const merged = useCallback((answer: MergeResult) => {
+    setStored((loaded) => upsertMessages(loaded, answer.messages));
+    setHeadVersionId(answer.versionId);
+    setPreviewVersionId(null);
+    const last = answer.messages.at(-1);
+    if (last) setScrollTarget({ id: last.id, nonce: Date.now() });
+  }, []);
+
   const undo = useCallback(
     (m: ChatMessageView) => {
       const versionId = annotation(m).versionId;
@@ -439,6 +449,7 @@ export function useSpaceChat({
     setPreviewVersionId,
     togglePreview,
     restore,
+    merged,
     undo,
     revert,
     rated,

@@ -5,6 +5,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { messages } from "@/lib/messages";
+import { CompareDialog } from "./compare-dialog";
 import type { SpaceChatState } from "./use-space-chat";
 import { VersionsDialog } from "./versions-dialog";
 
@@ -19,6 +20,8 @@ const MESSAGE_WAIT_MS = 15_000;
  */
 export function VersionsButton({ appId, chat }: { appId: string; chat: SpaceChatState }) {
   const [open, setOpen] = useState(false);
+  /** The version compared with the current files (its dialog replaces this one). */
+  const [comparing, setComparing] = useState<string | null>(null);
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -97,8 +100,27 @@ export function VersionsButton({ appId, chat }: { appId: string; chat: SpaceChat
             setOpen(false);
           }}
           onGoToMessage={goToMessage}
+          onCompare={(versionId) => {
+            // The compare dialog takes focus; when it closes, focus returns to this button.
+            goingToMessage.current = true;
+            setOpen(false);
+            setComparing(versionId);
+          }}
           onOpenChange={setOpen}
           onCloseAutoFocus={onCloseAutoFocus}
+        />
+      ) : null}
+      {comparing ? (
+        <CompareDialog
+          appId={appId}
+          versionId={comparing}
+          currentVersionId={chat.currentVersionId}
+          onMerged={chat.merged}
+          onOpenChange={(o) => {
+            if (o) return;
+            setComparing(null);
+            opener.current?.focus();
+          }}
         />
       ) : null}
     </>

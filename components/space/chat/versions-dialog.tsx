@@ -1,6 +1,12 @@
 "use client";
 
-import { ChevronRightIcon, EyeIcon, MessageSquareIcon, RotateCcwIcon } from "lucide-react";
+import {
+  ChevronRightIcon,
+  EyeIcon,
+  GitCompareArrowsIcon,
+  MessageSquareIcon,
+  RotateCcwIcon,
+} from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -33,6 +39,7 @@ export function VersionsDialog({
   previewVersionId,
   onPreview,
   onGoToMessage,
+  onCompare,
   onOpenChange,
   onCloseAutoFocus,
 }: {
@@ -42,6 +49,8 @@ export function VersionsDialog({
   onPreview: (versionId: string | null) => void;
   /** Goes to a message of the chat (?messageId=); the dialog closes. */
   onGoToMessage: (messageId: string) => void;
+  /** Compares a version with the current files (to merge some of them); the dialog closes. */
+  onCompare: (versionId: string) => void;
   onOpenChange: (open: boolean) => void;
   /** Where focus goes when the dialog closes (back to its opener unless prevented). */
   onCloseAutoFocus?: (event: Event) => void;
@@ -63,7 +72,7 @@ export function VersionsDialog({
     };
   }, [appId, attempt]);
 
-  const rowProps = { appId, previewVersionId, onPreview, onGoToMessage, onHistory: setHistoryOf };
+  const rowProps = { appId, previewVersionId, onPreview, onGoToMessage, onCompare, onHistory: setHistoryOf };
   let body: React.ReactNode;
   if (loaded.state === "loading") {
     body = <LoadingLine text={messages.versionsLoading} />;
@@ -125,10 +134,19 @@ type RowProps = {
   previewVersionId: string | null;
   onPreview: (versionId: string | null) => void;
   onGoToMessage: (messageId: string) => void;
+  onCompare: (versionId: string) => void;
   onHistory: (path: string) => void;
 };
 
-function VersionRow({ appId, version, previewVersionId, onPreview, onGoToMessage, onHistory }: RowProps) {
+function VersionRow({
+  appId,
+  version,
+  previewVersionId,
+  onPreview,
+  onGoToMessage,
+  onCompare,
+  onHistory,
+}: RowProps) {
   const [showFiles, setShowFiles] = useState(false);
   const filesId = useId();
   const previewing = previewVersionId === version.id;
@@ -171,6 +189,12 @@ function VersionRow({ appId, version, previewVersionId, onPreview, onGoToMessage
           >
             <EyeIcon aria-hidden />
             {previewing ? messages.versionPreviewing : messages.versionPreview}
+          </Button>
+        )}
+        {version.isCurrent ? null : (
+          <Button size="sm" variant="ghost" className="h-7 px-2" onClick={() => onCompare(version.id)}>
+            <GitCompareArrowsIcon aria-hidden />
+            {messages.compareWithCurrent}
           </Button>
         )}
         <Button
