@@ -43,6 +43,11 @@ const DatabasePanel = dynamic(() => import("./database/database-panel").then((m)
   ssr: false,
   loading: PanelLoading,
 });
+// CodeMirror and its languages load with the Code panel only.
+const CodePanel = dynamic(() => import("./code/code-panel").then((m) => m.CodePanel), {
+  ssr: false,
+  loading: PanelLoading,
+});
 const DataSourcesPanel = dynamic(
   () => import("./data-sources/data-sources-panel").then((m) => m.DataSourcesPanel),
   { ssr: false, loading: PanelLoading },
@@ -207,6 +212,9 @@ export function AppEditor({ app, isAdmin, chatAssistant = null }: AppEditorProps
       break;
     case "database":
       body = <DatabasePanel appId={appId} />;
+      break;
+    case "code":
+      body = <CodePanel appId={appId} />;
       break;
     case "chat":
       body = <LaterPanel title={messages.editorChatTitle} text={messages.editorChatLater} />;

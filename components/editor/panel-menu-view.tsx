@@ -3,6 +3,7 @@
 import {
   BlocksIcon,
   ChevronRightIcon,
+  CodeIcon,
   DatabaseIcon,
   FileTextIcon,
   LayoutListIcon,
@@ -33,6 +34,7 @@ const icons: Record<Exclude<PanelName, "main">, LucideIcon> = {
   chat: MessagesSquareIcon,
   details: BlocksIcon,
   database: DatabaseIcon,
+  code: CodeIcon,
 };
 
 const row =

@@ -1,6 +1,13 @@
 "use client";
 
-import { BlocksIcon, DatabaseIcon, type LucideIcon, SettingsIcon, SparklesIcon } from "lucide-react";
+import {
+  BlocksIcon,
+  CodeIcon,
+  DatabaseIcon,
+  type LucideIcon,
+  SettingsIcon,
+  SparklesIcon,
+} from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { type ReactNode, type Ref, useCallback, useMemo, useRef, useState } from "react";
 import { EditorShell } from "@/components/editor/editor-frame";
@@ -23,6 +30,7 @@ import { cn } from "@/lib/utils";
 const icons: Partial<Record<PanelName, LucideIcon>> = {
   details: BlocksIcon,
   database: DatabaseIcon,
+  code: CodeIcon,
   settings: SettingsIcon,
 };
 
