@@ -5,6 +5,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import { toast } from "sonner";
 import { apiFetch } from "@/components/auth/api-client";
 import { PanelHeading } from "@/components/editor/panel-parts";
+import { useFilesChanged } from "@/components/space/chat/files-changed";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
@@ -41,9 +42,14 @@ export function CodePanel({ appId }: { appId: string }) {
   const drafts = useRef(new Map<string, string>());
   const searchId = useId();
 
-  const onSaved = useCallback((file: CodeFile) => {
-    setFiles((list) => list.map((f) => (f.path === file.path ? file : f)));
-  }, []);
+  const filesChanged = useFilesChanged();
+  const onSaved = useCallback(
+    (file: CodeFile, changed: boolean) => {
+      setFiles((list) => list.map((f) => (f.path === file.path ? file : f)));
+      if (changed) filesChanged();
+    },
+    [filesChanged],
+  );
   const saver = useCodeSaver(appId, onSaved);
   const { know } = saver;
 
@@ -121,6 +127,7 @@ export function CodePanel({ appId }: { appId: string }) {
       else if (selected && answer.updated.some((u) => u.path === selected)) {
         setText(answer.updated.find((u) => u.path === selected)!.content);
       }
+      filesChanged();
       toast.success(fillTemplate(messages.deletedName, { name: target.name }));
     } catch {
       toast.error(messages.codeDeleteFailed);

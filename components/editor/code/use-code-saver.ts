@@ -14,7 +14,7 @@ export type SaveStatus = "idle" | "saving" | "saved" | "error";
 
 export type Conflict = { path: string; mine: string; theirs: { content: string; revision: string } };
 
-export function useCodeSaver(appId: string, onSaved: (file: CodeFile) => void) {
+export function useCodeSaver(appId: string, onSaved: (file: CodeFile, changed: boolean) => void) {
   const [status, setStatus] = useState<SaveStatus>("idle");
   const [conflict, setConflict] = useState<Conflict | null>(null);
   /** The revision each file's next save names: what the server last said the file was. */
@@ -47,7 +47,7 @@ export function useCodeSaver(appId: string, onSaved: (file: CodeFile) => void) {
           },
         );
         revisions.current.set(path, answer.file.revision);
-        onSavedRef.current(answer.file);
+        onSavedRef.current(answer.file, answer.versionId !== null);
         // Typing went on during the save: that text goes next, on the revision just made.
         if (pending.current) return;
         setStatus("saved");
