@@ -3,7 +3,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { fillTemplate } from "../../lib/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
-import { expectNoA11yViolationsInBothThemes } from "./support/axe";
+import { expectNoA11yViolationsInBothThemes, SPACE_PREVIEW_FRAME } from "./support/axe";
 import { createApp, createBuilder, sql } from "./support/db";
 import { seedVersion } from "./support/space";
 import { logInAsBuilder, toast } from "./support/ui";
@@ -195,7 +195,7 @@ test("delete with confirm updates the file that imported it; entities are read-o
 
   await fileItem(page, "Banner.jsx").click();
   await expect(editorOf(page, "components/Banner.jsx")).toContainText("Sale");
-  await expectNoA11yViolationsInBothThemes(page, "Code panel");
+  await expectNoA11yViolationsInBothThemes(page, "Code panel", undefined, SPACE_PREVIEW_FRAME);
   await page.screenshot({ path: test.info().outputPath("code-light.png") });
   await page.emulateMedia({ colorScheme: "dark" });
   await page.screenshot({ path: test.info().outputPath("code-dark.png") });
@@ -225,5 +225,5 @@ test("delete with confirm updates the file that imported it; entities are read-o
   }));
   expect(widths.page).toBeLessThanOrEqual(widths.screen);
   await page.screenshot({ path: test.info().outputPath("code-375.png"), fullPage: true });
-  await expectNoA11yViolationsInBothThemes(page, "Code panel, 375 px");
+  await expectNoA11yViolationsInBothThemes(page, "Code panel, 375 px", undefined, SPACE_PREVIEW_FRAME);
 });
