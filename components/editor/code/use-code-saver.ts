@@ -19,7 +19,8 @@ export function useCodeSaver(appId: string, onSaved: (file: CodeFile, changed: b
   const [conflict, setConflict] = useState<Conflict | null>(null);
   /** The revision each file's next save names: what the server last said the file was. */
   const revisions = useRef(new Map<string, string>());
-  const pending = useRef<{ path: string; content: string } | null>(null);
+  /** Text typed and not yet sent, by file (a file switch during a save loses none). */
+  const pending = useRef(new Map<string, string>());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const clearTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const inFlight = useRef<Promise<void> | null>(null);
@@ -49,7 +50,7 @@ export function useCodeSaver(appId: string, onSaved: (file: CodeFile, changed: b
         revisions.current.set(path, answer.file.revision);
         onSavedRef.current(answer.file, answer.versionId !== null);
         // Typing went on during the save: that text goes next, on the revision just made.
-        if (pending.current) return;
+        if (pending.current.has(path)) return;
         setStatus("saved");
         clearTimer.current = setTimeout(
           () => setStatus((s) => (s === "saved" ? "idle" : s)),
@@ -60,9 +61,8 @@ export function useCodeSaver(appId: string, onSaved: (file: CodeFile, changed: b
         if (current && typeof current === "object") {
           const theirs = current as { content: string; revision: string };
           // Text typed during the save is the builder's latest: that is "mine".
-          const mine = pending.current?.path === path ? pending.current.content : content;
-          if (pending.current?.path === path) pending.current = null;
-          if (timer.current) clearTimeout(timer.current);
+          const mine = pending.current.get(path) ?? content;
+          pending.current.delete(path);
           setConflict({ path, mine, theirs });
           setStatus("idle");
           return;
@@ -78,14 +78,14 @@ export function useCodeSaver(appId: string, onSaved: (file: CodeFile, changed: b
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
     while (inFlight.current) await inFlight.current;
-    const next = pending.current;
+    const [next] = pending.current;
     if (!next) return;
-    pending.current = null;
-    inFlight.current = send(next.path, next.content).finally(() => {
+    pending.current.delete(next[0]);
+    inFlight.current = send(next[0], next[1]).finally(() => {
       inFlight.current = null;
     });
     await inFlight.current;
-    if (pending.current) await flush();
+    if (pending.current.size > 0) await flush();
   }, [send]);
 
   /** The builder typed: the file is saved once they stop for a second. */
@@ -97,8 +97,7 @@ export function useCodeSaver(appId: string, onSaved: (file: CodeFile, changed: b
         setConflict({ ...open, mine: content });
         return;
       }
-      if (pending.current && pending.current.path !== path) void flush();
-      pending.current = { path, content };
+      pending.current.set(path, content);
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(() => void flush(), CODE_SAVE_DEBOUNCE_MS);
     },
@@ -111,7 +110,7 @@ export function useCodeSaver(appId: string, onSaved: (file: CodeFile, changed: b
     if (!open) return;
     revisions.current.set(open.path, open.theirs.revision);
     setConflict(null);
-    pending.current = { path: open.path, content: open.mine };
+    pending.current.set(open.path, open.mine);
     await flush();
   }, [flush]);
 
@@ -129,8 +128,7 @@ export function useCodeSaver(appId: string, onSaved: (file: CodeFile, changed: b
       if (timer.current) clearTimeout(timer.current);
       if (clearTimer.current) clearTimeout(clearTimer.current);
       // Leaving the panel saves what was typed (the request outlives the component).
-      const next = pending.current;
-      if (next) void send(next.path, next.content);
+      for (const [path, content] of pending.current) void send(path, content);
     },
     [send],
   );
