@@ -23,7 +23,6 @@ export const codeMessages = {
   codeEscapeHint: "Tab indents in the editor; press Escape, then Tab, to leave it.",
   codeStatusSaving: "Saving...",
   codeStatusSaved: "Saved",
-  codeStatusError: "Failed to save file",
   codeConflictTitle: "This file was changed elsewhere",
   codeConflictText:
     "The chat or another tab changed {path} since you opened it. Both versions are shown below: keep yours to save it over theirs, or take theirs.",

@@ -260,7 +260,7 @@ function SaveState({ status }: { status: SaveStatus }) {
       : status === "saved"
         ? messages.codeStatusSaved
         : status === "error"
-          ? messages.codeStatusError
+          ? messages.codeSaveFailed
           : "";
   return (
     <p
