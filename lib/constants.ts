@@ -275,6 +275,17 @@ export const SPACE_SNAPSHOT_INTERVAL = 100;
 export const SPACE_FILES_MAX = 1000;
 export const SPACE_PATH_MAX = 300;
 export const SPACE_FILE_MAX_BYTES = 512 * 1024;
+// The Code panel of a space app (components/editor/code):
+/** "1 s for file editing": a file is saved this long after the last keystroke. */
+export const CODE_SAVE_DEBOUNCE_MS = 1000;
+/** "saved indicator 2 s". */
+export const CODE_SAVED_INDICATOR_MS = 2000;
+/** "File tree search debounce 500 ms." */
+export const FILE_TREE_SEARCH_DEBOUNCE_MS = 500;
+/** "File line badge above 500 lines." */
+export const FILE_LINE_BADGE_ABOVE = 500;
+/** A delete updates at most this many files that imported the deleted one. */
+export const DELETE_REFERENCES_MAX = 50;
 /** An answer still 'streaming' this long after its last write lost its server: it is marked incomplete. */
 export const CHAT_STREAM_STALE_MS = 10 * 60 * 1000;
 // The chat view (components/space/chat):

@@ -202,6 +202,16 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/entities/route"),
   },
   {
+    file: "app/api/apps/[appId]/files/delete/route.ts",
+    path: "/api/apps/{appId}/files/delete",
+    docs: {
+      POST: {
+        summary: "The code editor's delete (admins), with the files that imported it",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/files/delete/route"),
+  },
+  {
     file: "app/api/apps/[appId]/files/history/route.ts",
     path: "/api/apps/{appId}/files/history",
     docs: {
@@ -210,6 +220,26 @@ export const apiRoutes: ApiRoute[] = [
       },
     },
     load: () => import("@/app/api/apps/[appId]/files/history/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/files/route.ts",
+    path: "/api/apps/{appId}/files",
+    docs: {
+      GET: {
+        summary: "The Code panel: the app's current files with their revisions",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/files/route"),
+  },
+  {
+    file: "app/api/apps/[appId]/files/update/route.ts",
+    path: "/api/apps/{appId}/files/update",
+    docs: {
+      POST: {
+        summary: 'The code editor\'s save (admins): a version of kind "edit"',
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/files/update/route"),
   },
   {
     file: "app/api/apps/[appId]/functions/[name]/deploy/route.ts",

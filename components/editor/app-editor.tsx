@@ -43,6 +43,11 @@ const DatabasePanel = dynamic(() => import("./database/database-panel").then((m)
   ssr: false,
   loading: PanelLoading,
 });
+// CodeMirror and its languages load with the Code panel only.
+const CodePanel = dynamic(() => import("./code/code-panel").then((m) => m.CodePanel), {
+  ssr: false,
+  loading: PanelLoading,
+});
 const FunctionsPanel = dynamic(() => import("./functions/functions-panel").then((m) => m.FunctionsPanel), {
   ssr: false,
   loading: PanelLoading,
@@ -211,6 +216,9 @@ export function AppEditor({ app, isAdmin, chatAssistant = null }: AppEditorProps
       break;
     case "database":
       body = <DatabasePanel appId={appId} />;
+      break;
+    case "code":
+      body = <CodePanel appId={appId} />;
       break;
     case "functions":
       body = <FunctionsPanel appId={appId} published={status === "active"} />;

@@ -3,6 +3,7 @@
 import {
   BlocksIcon,
   ChevronRightIcon,
+  CodeIcon,
   DatabaseIcon,
   FileTextIcon,
   LayoutListIcon,
@@ -34,6 +35,7 @@ const icons: Record<Exclude<PanelName, "main">, LucideIcon> = {
   chat: MessagesSquareIcon,
   details: BlocksIcon,
   database: DatabaseIcon,
+  code: CodeIcon,
   functions: ServerCogIcon,
 };
 

@@ -7,7 +7,7 @@ import { getPlanCapabilities } from "@/lib/plans/capabilities";
 //   Data sources, Tool settings.
 // - Generated app: App texts, App branding, App tools, App settings (admins, moon and above),
 //   App chat (admins only).
-// - Space app: App details, Database, Functions, App settings.
+// - Space app: App details, Database, Code, Functions, App settings.
 // - Chat mode: only a Data sources entry.
 // "Settings panel is disabled when the plan is lite or there is no app id": the plan
 // is the app owner's, as on the server; an admin may always edit (the server lets them).
@@ -25,6 +25,7 @@ export const PANEL_NAMES = [
   "chat",
   "details",
   "database",
+  "code",
   "functions",
 ] as const;
 export type PanelName = (typeof PANEL_NAMES)[number];
@@ -98,6 +99,8 @@ export function panelMenu(ctx: MenuContext): MenuEntry[] {
       return [
         panel("details", messages.editorMenuAppDetails),
         panel("database", messages.editorMenuDatabase),
+        // Everyone reads the code; only admins edit it (the panel and the server say so).
+        panel("code", messages.editorMenuCode),
         panel("functions", messages.editorMenuFunctions),
         settingsEntry(ctx, messages.editorMenuAppSettings),
       ];

@@ -2,6 +2,7 @@
 
 import {
   BlocksIcon,
+  CodeIcon,
   DatabaseIcon,
   type LucideIcon,
   ServerCogIcon,
@@ -17,6 +18,7 @@ import { openUpgradeDialog } from "@/components/plans/upgrade-dialog-store";
 import { AskChatContext } from "@/components/space/chat/ask-chat";
 import type { ChatAssistantState } from "@/components/space/chat/chat-api";
 import { ChatAssistantControl } from "@/components/space/chat/chat-assistant-control";
+import { FilesChangedContext } from "@/components/space/chat/files-changed";
 import { fixRequest, IssuesPanel } from "@/components/space/chat/issues-panel";
 import { SpaceChat } from "@/components/space/chat/space-chat";
 import { useSpaceChat } from "@/components/space/chat/use-space-chat";
@@ -31,6 +33,7 @@ import { cn } from "@/lib/utils";
 const icons: Partial<Record<PanelName, LucideIcon>> = {
   details: BlocksIcon,
   database: DatabaseIcon,
+  code: CodeIcon,
   functions: ServerCogIcon,
   settings: SettingsIcon,
 };
@@ -116,7 +119,9 @@ export function SpaceEditorFrame({
       >
         {panel ? (
           <div className="grid min-w-0 content-start gap-4 p-4">
-            <AskChatContext.Provider value={askChat}>{panel}</AskChatContext.Provider>
+            <AskChatContext.Provider value={askChat}>
+              <FilesChangedContext.Provider value={chat.refreshHead}>{panel}</FilesChangedContext.Provider>
+            </AskChatContext.Provider>
           </div>
         ) : (
           <div className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-2">

@@ -1,4 +1,9 @@
-import { CSV_IMPORT_BYTES_MAX, FUNCTION_REQUEST_BODY_MAX, IMAGE_MAX_BYTES } from "@/lib/constants";
+import {
+  CSV_IMPORT_BYTES_MAX,
+  FUNCTION_REQUEST_BODY_MAX,
+  IMAGE_MAX_BYTES,
+  SPACE_FILE_MAX_BYTES,
+} from "@/lib/constants";
 import type { FilledMessage } from "@/lib/errors";
 import type { MessageKey } from "@/lib/messages";
 import { BASE_UPLOAD_BYTES } from "@/lib/plans/capabilities";
@@ -36,8 +41,15 @@ export const BODY_CAPS = {
    * and its column mapping (up to a thousand columns of JSON), with the form's own framing.
    */
   csvImport: CSV_IMPORT_BYTES_MAX + 1024 * 1024,
+  /**
+   * A save of the code editor: one file of up to SPACE_FILE_MAX_BYTES, with room for JSON's
+   * escapes (code is mostly plain text; a control character takes 6 bytes).
+   */
+  codeFile: 4 * SPACE_FILE_MAX_BYTES,
+  /** A delete of the code editor: the files that imported the deleted one, updated with it. */
+  codeDelete: 16 * SPACE_FILE_MAX_BYTES,
   /** A merge of chosen files of a space app: a few files of up to SPACE_FILE_MAX_BYTES each. */
-  spaceMerge: 8 * 1024 * 1024,
+  spaceMerge: 16 * SPACE_FILE_MAX_BYTES,
   /** A call of a space app's function by its public URL: the runtime's request cap. */
   functionCall: FUNCTION_REQUEST_BODY_MAX,
 } as const;

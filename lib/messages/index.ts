@@ -6,6 +6,7 @@ import { analyticsMessages } from "./analytics";
 import { appDataMessages } from "./app-data";
 import { authMessages } from "./auth";
 import { brandingMessages } from "./branding";
+import { codeMessages } from "./code";
 import { dataSourcesMessages } from "./data-sources";
 import { editorMessages } from "./editor";
 import { fieldsMessages } from "./fields";
@@ -37,6 +38,7 @@ export const messages = {
   ...appDataMessages,
   ...secretsMessages,
   ...functionsMessages,
+  ...codeMessages,
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -11,6 +11,7 @@ import { accounts, appSettings } from "../../db/schema";
 import { sessionCookieName } from "../../lib/auth/session-token";
 import { deployAllFunctions } from "../../lib/functions/deploy";
 import { PLAN_CATALOGUE } from "../../lib/plans/catalogue";
+import { hashContent } from "../../lib/space/files";
 import {
   type Answer,
   ContractChecker,
@@ -34,7 +35,7 @@ import {
 import { GUMROAD_PRODUCTS, gumroadServerEnv, startGumroadServer } from "../support/gumroad-server";
 import { multipartOf } from "../support/http";
 import { PNG } from "../support/images";
-import { type ActorName, createWorld, type World } from "../support/matrix";
+import { type ActorName, CODE_HOME, createWorld, type World } from "../support/matrix";
 import { notionServerEnv, startNotionServer } from "../support/notion-server";
 import { demoResponder, openAiServerEnv, startOpenAiServer } from "../support/openai-server";
 import { newApp } from "../support/runs";
@@ -273,6 +274,22 @@ const CASES: Record<string, Case> = {
   "GET /api/apps/{appId}/users": { request: (w) => ({ params: space(w) }) },
   "PATCH /api/apps/{appId}/users/{userId}": {
     request: (w, ex) => ({ params: { ...space(w), userId: w.spaceEndUserA.id }, body: ex }),
+  },
+  "GET /api/apps/{appId}/files": { request: (w) => ({ params: { appId: w.codeAppA.id } }) },
+  // Only admins edit code: the save and the delete are the admin's, on codeAppA.
+  "POST /api/apps/{appId}/files/update": {
+    as: "admin",
+    request: (w) => ({
+      params: { appId: w.codeAppA.id },
+      body: {
+        file: { id: "pages/Home.jsx", content: "// the contract's save\n" },
+        revision: hashContent(CODE_HOME),
+      },
+    }),
+  },
+  "POST /api/apps/{appId}/files/delete": {
+    as: "admin",
+    request: (w) => ({ params: { appId: w.codeAppA.id }, body: { fileId: w.spareCodeFiles.pop()! } }),
   },
   "GET /api/apps/{appId}/files/history": {
     request: (w) => ({ params: space(w), query: { path: "pages/Home.jsx" } }),

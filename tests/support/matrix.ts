@@ -15,6 +15,7 @@ import { type App, type ContextItem, type Tool, toolRuns } from "../../db/schema
 import { startSession } from "../../lib/auth/sessions";
 import { messages } from "../../lib/messages";
 import { saveSecrets } from "../../lib/secrets/secrets";
+import { hashContent } from "../../lib/space/files";
 import { publish, setEntity, taskSchema } from "./app-data";
 import { createBuilder, createEndUser, createPublishedApp, STRONG_PASSWORD, uniqueEmail } from "./factories";
 import { multipartOf } from "./http";
@@ -81,7 +82,16 @@ export type World = {
   dataApp: App;
   dataRecordId: string;
   spareDataRecordIds: string[];
+  /**
+   * A space app of builder A for the Code panel's rows: pages/Home.jsx (CODE_HOME) that the
+   * save row edits, and spare components that the delete row takes one per admin credential.
+   */
+  codeAppA: App;
+  spareCodeFiles: string[];
 };
+
+/** The Home page of codeAppA as the world makes it: the revision the save row names. */
+export const CODE_HOME = "export default function Home() {\n  return <main>Code</main>;\n}\n";
 
 export type RequestSpec = {
   path: string;
@@ -247,6 +257,20 @@ export async function createWorld(): Promise<World> {
   );
   const [dataRecord, ...spareDataRecords] = dataRecords.map((r) => r.id);
   const spaceEndUserA = (await createEndUser(spaceAppA.id)).user;
+  const codeAppA = await createSpaceApp(owner, "Matrix Code A");
+  const spareCodeFiles = [0, 1, 2, 3, 4, 5].map((i) => `components/Spare${i}.jsx`);
+  await say(codeAppA, owner, {
+    user: "A home page and spare components",
+    answer: "Done",
+    changes: [
+      { type: "add_file", path: "pages/Home.jsx", content: CODE_HOME },
+      ...spareCodeFiles.map((path) => ({
+        type: "add_file" as const,
+        path,
+        content: "export const x = 1;\n",
+      })),
+    ],
+  });
   return {
     appA,
     appB,
@@ -270,6 +294,8 @@ export async function createWorld(): Promise<World> {
     dataApp,
     dataRecordId: dataRecord!,
     spareDataRecordIds: spareDataRecords,
+    codeAppA,
+    spareCodeFiles,
   };
 }
 
@@ -962,6 +988,50 @@ export const rows: Row[] = [
         [w.spaceTurns[0].versionId, "added"],
       ]);
     },
+  },
+  // ---- the Code panel: the app's owner and admins read; only admins save and delete ----
+  {
+    file: "app/api/apps/[appId]/files/route.ts",
+    method: "GET",
+    who: "the app's owner and admins (only admins may edit)",
+    request: (w) => ({ path: `/api/apps/${w.codeAppA.id}/files`, params: { appId: w.codeAppA.id } }),
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      const answer = res.json as { canEdit: boolean; files: { path: string }[] };
+      expect(answer.canEdit).toBe(actor === "admin");
+      expect(answer.files.map((f) => f.path)).toContain("pages/Home.jsx");
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/files/update/route.ts",
+    method: "POST",
+    who: "admins only: the app's owner reads its code (a second save of the same text changes nothing)",
+    request: (w) => ({
+      path: `/api/apps/${w.codeAppA.id}/files/update`,
+      params: { appId: w.codeAppA.id },
+      body: {
+        file: { id: "pages/Home.jsx", content: CODE_HOME.replace("Code", "Edited") },
+        revision: hashContent(CODE_HOME),
+      },
+    }),
+    expect: { ...ownerOfAppA(), builderA: 403 },
+    check: (res, actor) => {
+      if (actor === "builderA") {
+        expect((res.json as { error: { message: string } }).error.message).toBe(messages.codeEditAdminOnly);
+      }
+    },
+  },
+  {
+    file: "app/api/apps/[appId]/files/delete/route.ts",
+    method: "POST",
+    who: "admins only: the app's owner reads its code",
+    request: (w, actor) => ({
+      path: `/api/apps/${w.codeAppA.id}/files/delete`,
+      params: { appId: w.codeAppA.id },
+      body: { fileId: actor === "admin" ? w.spareCodeFiles.pop()! : w.spareCodeFiles[0]! },
+    }),
+    expect: { ...ownerOfAppA(), builderA: 403 },
   },
   {
     file: "app/api/apps/[appId]/versions/[versionId]/file/route.ts",

@@ -52,6 +52,7 @@ describe("panel menu by app kind", () => {
     expect(labels({ appType: "space", appId, isAdmin: false, ownerPlan: "explorer" })).toEqual([
       "App details",
       "Database",
+      "Code",
       "Functions",
       "App settings",
     ]);

@@ -7,6 +7,7 @@ import { analyticsMessages } from "@/lib/messages/analytics";
 import { appDataMessages } from "@/lib/messages/app-data";
 import { authMessages } from "@/lib/messages/auth";
 import { brandingMessages } from "@/lib/messages/branding";
+import { codeMessages } from "@/lib/messages/code";
 import { dataSourcesMessages } from "@/lib/messages/data-sources";
 import { editorMessages } from "@/lib/messages/editor";
 import { fieldsMessages } from "@/lib/messages/fields";
@@ -28,6 +29,7 @@ const parts = {
   appDataMessages,
   authMessages,
   brandingMessages,
+  codeMessages,
   dataSourcesMessages,
   editorMessages,
   fieldsMessages,

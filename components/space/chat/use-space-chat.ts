@@ -453,6 +453,8 @@ export function useSpaceChat({
     undo,
     revert,
     rated,
+    /** Reads the current version again (a panel changed the files outside the chat). */
+    refreshHead,
     /** The server told the current version (else it is read off the loaded messages). */
     headKnown: headVersionId !== undefined,
     currentVersionId:
