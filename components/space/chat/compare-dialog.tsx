@@ -151,7 +151,7 @@ export function CompareDialog({
               <fieldset className="grid gap-2 rounded-md border border-border p-2 text-sm">
                 <legend className="px-1 text-xs font-medium">{messages.mergeFilesLegend}</legend>
                 {mergeable.length > 1 ? (
-                  <div className="flex items-center gap-2 text-xs text-muted-foreground">
+                  <div className="flex min-h-8 items-center gap-2 text-xs text-muted-foreground">
                     <Checkbox
                       id={`${listId}-all`}
                       checked={allChosen}
@@ -162,10 +162,10 @@ export function CompareDialog({
                     <label htmlFor={`${listId}-all`}>{messages.mergeSelectAll}</label>
                   </div>
                 ) : null}
-                <ul id={listId} className="grid max-h-40 gap-1 overflow-auto">
+                <ul id={listId} className="grid max-h-48 overflow-auto">
                   {mergeable.map((f) => (
                     <li key={f.path}>
-                      <div className="flex min-w-0 items-center gap-2" data-merge-file={f.path}>
+                      <div className="flex min-h-8 min-w-0 items-center gap-2" data-merge-file={f.path}>
                         <Checkbox
                           checked={chosen.has(f.path)}
                           onCheckedChange={(v) => toggle(f.path, v === true)}
