@@ -70,8 +70,9 @@ test("compare an older version with the current files and merge 2 of its 3 chang
   await expect(browser.getByText(fillTemplate(messages.mergeDone, { n: 2, version: 3 }))).toBeVisible();
   await expect(compare).toBeHidden();
   // The chat holds the merge notice; the preview shows the merged home page.
-  await expect(browser.locator('article[data-kind="merge"]')).toContainText(
-    "pages/Home.jsx, pages/About.jsx",
+  const notice = browser.locator('article[data-kind="merge"]').last();
+  await expect(notice).toContainText(
+    fillTemplate(messages.mergeMessageContent, { n: 2, paths: "pages/About.jsx, pages/Home.jsx" }),
   );
   await chat.expectPreviewHeading("First home");
   const files = await browser.request.get(`/api/apps/${appId}/versions?limit=1`);
