@@ -3,6 +3,7 @@
 import { ChevronRightIcon, FileIcon, LockIcon } from "lucide-react";
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
+import { type TreeRow, treeKeyAction } from "@/components/ui/tree-keys";
 import { messages } from "@/lib/messages";
 import type { CodeFile } from "@/lib/space/code-schemas";
 import type { FileType } from "@/lib/space/files";
@@ -58,43 +59,31 @@ export function FileTree({
     });
   const isOpen = (type: FileType) => searching || !collapsed.has(type);
 
+  const rows = useMemo(
+    () =>
+      items.map((item): TreeRow => {
+        const open = !item.file && (searching || !collapsed.has(item.group.type));
+        return {
+          id: item.id,
+          folder: !item.file,
+          open,
+          parentId: item.file ? `group:${item.group.type}` : null,
+          firstChildId: open ? (item.group.files[0]?.path ?? null) : null,
+        };
+      }),
+    [items, collapsed, searching],
+  );
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const index = items.findIndex((i) => i.id === active);
-    const item = items[index];
-    if (!item) return;
-    let handled = true;
-    switch (e.key) {
-      case "ArrowDown":
-        focus(items[index + 1]?.id);
-        break;
-      case "ArrowUp":
-        focus(items[index - 1]?.id);
-        break;
-      case "Home":
-        focus(items[0]?.id);
-        break;
-      case "End":
-        focus(items.at(-1)?.id);
-        break;
-      case "ArrowRight":
-        if (!item.file) {
-          if (!isOpen(item.group.type)) toggle(item.group.type, true);
-          else focus(items[index + 1]?.file ? items[index + 1]!.id : undefined);
-        }
-        break;
-      case "ArrowLeft":
-        if (!item.file && isOpen(item.group.type)) toggle(item.group.type, false);
-        else if (item.file) focus(`group:${item.group.type}`);
-        break;
-      case "Enter":
-      case " ":
-        if (item.file) onSelect(item.file.path);
-        else toggle(item.group.type, !isOpen(item.group.type));
-        break;
-      default:
-        handled = false;
+    const action = treeKeyAction(e.key, rows, active);
+    if (!action) return;
+    e.preventDefault();
+    if (action.kind === "focus") focus(action.id);
+    else if (action.kind === "activate") onSelect(action.id);
+    else {
+      const group = items.find((i) => i.id === action.id)?.group;
+      if (group) toggle(group.type, action.open);
     }
-    if (handled) e.preventDefault();
   };
 
   return (

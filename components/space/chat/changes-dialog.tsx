@@ -5,6 +5,7 @@ import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState }
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { LoadingLine } from "@/components/ui/loading-line";
+import { type TreeRow, treeKeyAction } from "@/components/ui/tree-keys";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
@@ -218,44 +219,30 @@ export function FileTree({
       return next;
     });
 
+  const rows = useMemo(
+    () =>
+      items.map(
+        ({ node, parentId }): TreeRow => ({
+          id: node.id,
+          folder: node.kind === "folder",
+          open: node.kind === "folder" && !collapsed.has(node.id),
+          parentId,
+          firstChildId: node.kind === "folder" ? (node.children[0]?.id ?? null) : null,
+        }),
+      ),
+    [items, collapsed],
+  );
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const index = items.findIndex((i) => i.node.id === active);
-    const item = items[index];
-    if (!item) return;
-    const { node } = item;
-    let handled = true;
-    switch (e.key) {
-      case "ArrowDown":
-        focus(items[index + 1]?.node.id);
-        break;
-      case "ArrowUp":
-        focus(items[index - 1]?.node.id);
-        break;
-      case "Home":
-        focus(items[0]?.node.id);
-        break;
-      case "End":
-        focus(items.at(-1)?.node.id);
-        break;
-      case "ArrowRight":
-        if (node.kind === "folder") {
-          if (collapsed.has(node.id)) toggle(node.id, true);
-          else focus(node.children[0]?.id);
-        }
-        break;
-      case "ArrowLeft":
-        if (node.kind === "folder" && !collapsed.has(node.id)) toggle(node.id, false);
-        else focus(item.parentId);
-        break;
-      case "Enter":
-      case " ":
-        if (node.kind === "file") onSelect(node.file.path);
-        else toggle(node.id, collapsed.has(node.id));
-        break;
-      default:
-        handled = false;
+    const action = treeKeyAction(e.key, rows, active);
+    if (!action) return;
+    e.preventDefault();
+    if (action.kind === "focus") focus(action.id);
+    else if (action.kind === "toggle") toggle(action.id, action.open);
+    else {
+      const node = items.find((i) => i.node.id === action.id)?.node;
+      if (node?.kind === "file") onSelect(node.file.path);
     }
-    if (handled) e.preventDefault();
   };
 
   return (
