@@ -339,6 +339,8 @@ export const REPAIR_MODEL_TIMEOUT_MS = 2 * 60 * 1000;
 export const REPAIR_MAX_OUTPUT_TOKENS = 16_384;
 /** The files one repair call is given to fix (the ones with issues, first by issue order). */
 export const REPAIR_FILES_MAX = 10;
+/** How long the tester shows Applied before the chat and the preview move to the new version. */
+export const REPAIR_APPLIED_SHOW_MS = 1_200;
 // ---- live streams (Server-Sent Events: data-source status, the space chat; lib/realtime/stream-slots.ts) ----
 /** Streams one account may hold open at once in one server process (tabs, apps, a chat answer). */
 export const STREAMS_PER_ACCOUNT = 10;

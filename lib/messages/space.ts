@@ -343,6 +343,7 @@ export const spaceMessages = {
   repairedFilesTitle: "Repaired files",
   repairIterationsDone: "{n} iteration(s) in {ms} ms",
   repairFileDetail: "{path}: {before} issue(s) before, {after} after ({model}, {ms} ms)",
+  repairApplyFailed: "Failed to merge changes",
   repairApply: "Apply",
   repairApplying: "Applying",
   repairApplied: "Applied",
