@@ -330,6 +330,17 @@ export const VALIDATION_HEAP_MB = 256;
 export const VALIDATION_TIMEOUT_MS = 30_000;
 export const VALIDATION_ISSUES_MAX = 200;
 export const VALIDATION_RUNTIME_ERRORS_MAX = 50;
+/** "Repair iterations default 2, range 1-5". */
+export const REPAIR_ITERATIONS_DEFAULT = 2;
+export const REPAIR_ITERATIONS_MIN = 1;
+export const REPAIR_ITERATIONS_MAX = 5;
+/** One repair model call's time limit, and its output cap (whole files come back). */
+export const REPAIR_MODEL_TIMEOUT_MS = 2 * 60 * 1000;
+export const REPAIR_MAX_OUTPUT_TOKENS = 16_384;
+/** The files one repair call is given to fix (the ones with issues, first by issue order). */
+export const REPAIR_FILES_MAX = 10;
+/** How long the tester shows Applied before the chat and the preview move to the new version. */
+export const REPAIR_APPLIED_SHOW_MS = 1_200;
 // ---- live streams (Server-Sent Events: data-source status, the space chat; lib/realtime/stream-slots.ts) ----
 /** Streams one account may hold open at once in one server process (tabs, apps, a chat answer). */
 export const STREAMS_PER_ACCOUNT = 10;

@@ -589,6 +589,17 @@ export const apiRoutes: ApiRoute[] = [
     load: () => import("@/app/api/apps/[appId]/versions/[versionId]/preview/route"),
   },
   {
+    file: "app/api/apps/[appId]/versions/[versionId]/repair/route.ts",
+    path: "/api/apps/{appId}/versions/{versionId}/repair",
+    docs: {
+      POST: {
+        summary:
+          "The model fixes the files with the validation's issues, validated again each iteration (1-5); nothing is written until the result is merged",
+      },
+    },
+    load: () => import("@/app/api/apps/[appId]/versions/[versionId]/repair/route"),
+  },
+  {
     file: "app/api/apps/[appId]/versions/[versionId]/restore/route.ts",
     path: "/api/apps/{appId}/versions/{versionId}/restore",
     docs: {

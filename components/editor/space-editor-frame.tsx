@@ -191,6 +191,7 @@ export function SpaceEditorFrame({
                 appId={appId}
                 versionId={(chat.previewVersionId ?? chat.currentVersionId)!}
                 previewIssues={issues}
+                onApplied={chat.merged}
               />
             ) : null}
             <IssuesPanel

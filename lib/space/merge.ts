@@ -14,6 +14,7 @@ import { type ChatMessageView, chatMessageView } from "./views";
 // files, or a repair's result): the files sent that are new or differ become one new version, of
 // kind "merge", announced in the chat by a merge notice (as a restore is), so the conversation
 // and its versions stay one story. Deletions are not merged: a file left out stays as it is.
+// A repair's result applied (`autofix`) is the same merge, announced by an autofix notice.
 
 export type MergedFiles = { version: Version; paths: string[]; message: ChatMessageView };
 
@@ -44,11 +45,15 @@ export async function mergeFiles(app: App, body: MergeBody, accountId: string): 
       {
         appId: app.id,
         role: "assistant",
-        kind: "merge",
+        kind: body.autofix ? "autofix" : "merge",
         status: "complete",
         content:
           body.description?.trim() ||
-          fillTemplate(messages.mergeMessageContent, { n: paths.length, paths: named }),
+          fillTemplate(body.autofix ? messages.repairAutofixContent : messages.mergeMessageContent, {
+            n: paths.length,
+            paths: named,
+          }),
+        ...(body.autofix ? { systemAction: { type: "autofix" } } : {}),
         baseVersionId: (await currentHead(app.id, tx)).versionId,
         authorAccountId: accountId,
       },

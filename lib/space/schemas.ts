@@ -146,6 +146,8 @@ export const MergeBody = z
       .array(z.object({ id: storableString().max(200).optional(), path, content: content.nullable() }))
       .max(SPACE_FILES_MAX),
     description: storableString().max(500).optional(),
+    /** The files are a repair's result (Apply): the chat's notice is an autofix one. */
+    autofix: z.boolean().optional(),
   })
   .meta({
     examples: [

@@ -410,6 +410,9 @@ const CASES: Record<string, Case> = {
   "GET /api/apps/{appId}/versions/{versionId}/preview": {
     request: (w) => ({ params: { ...space(w), versionId: w.spaceTurns[0].versionId! } }),
   },
+  "POST /api/apps/{appId}/versions/{versionId}/repair": {
+    request: (w, ex) => ({ params: { ...space(w), versionId: w.spaceTurns[0].versionId! }, body: ex }),
+  },
   "POST /api/apps/{appId}/versions/{versionId}/validate": {
     request: (w, ex) => ({ params: { ...space(w), versionId: w.spaceTurns[0].versionId! }, body: ex }),
   },

@@ -1110,6 +1110,40 @@ export const rows: Row[] = [
     },
   },
   {
+    file: "app/api/apps/[appId]/versions/[versionId]/repair/route.ts",
+    method: "POST",
+    who: "the app's owner and admins: the model repairs the version's files with issues (nothing written)",
+    request: (w) => {
+      const versionId = w.spaceTurns[0].versionId!;
+      return {
+        path: `/api/apps/${w.spaceAppA.id}/versions/${versionId}/repair`,
+        params: { appId: w.spaceAppA.id, versionId },
+        // An issue of no file of the version: nothing for the model to repair, so it is not asked.
+        body: {
+          initialIssues: [
+            {
+              message: "x",
+              componentName: "Nowhere",
+              file: "pages/Nowhere.jsx",
+              detectorId: "runtime",
+              severity: "error",
+              line: null,
+            },
+          ],
+        },
+      };
+    },
+    expect: ownerOfAppA(),
+    check: (res, actor) => {
+      if (actor !== "builderA" && actor !== "admin") return;
+      expect(res.json).toMatchObject({
+        iterationsPerformed: 0,
+        repairedFiles: [],
+        unresolvedIssues: [expect.any(Object)],
+      });
+    },
+  },
+  {
     file: "app/api/apps/[appId]/versions/[versionId]/validate/route.ts",
     method: "POST",
     who: "the app's owner and admins: the version's issues (build, lint, entity schemas, reported runtime errors)",

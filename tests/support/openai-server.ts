@@ -8,6 +8,8 @@ import {
   SPACE_ASSISTANT_MARKER,
 } from "../../lib/space/assistant-prompt";
 import { DEMO_TASK_APP } from "../../lib/space/demo-task-app";
+import { REPAIR_MARKER } from "../../lib/validation/repair-prompt";
+import { demoRepair } from "./demo-repair";
 import { readBody } from "./read-body";
 
 // A small stand-in for a model provider, speaking the OpenAI-compatible HTTP API that the AI
@@ -437,6 +439,8 @@ export const demoResponder: Responder = ({ model, messages }) => {
   // A space app's chat assistant (lib/space/assistant-prompt.ts) before anything else: its prompt
   // speaks of JSON and fields too.
   if (system.startsWith(SPACE_ASSISTANT_MARKER)) return demoSpace(system, messages);
+  // The repair of a space app's files (lib/validation/repair-prompt.ts): the fixes it can be sure of.
+  if (system.startsWith(REPAIR_MARKER)) return demoRepair(user);
   // The CSV import's mapping (lib/csv/generate-mapping.ts): its prompt speaks of JSON and fields too.
   if (system.startsWith(CSV_MAPPING_PROMPT_MARKER)) return demoCsvMapping(system, user);
   if (/json/i.test(system) && /field/i.test(system)) return demoField(system, user);

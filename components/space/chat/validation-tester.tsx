@@ -4,11 +4,13 @@ import { ListChecksIcon, XIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { apiFetch } from "@/components/auth/api-client";
 import { Button } from "@/components/ui/button";
+import type { MergeResult } from "@/lib/functions/merge-and-deploy";
 import { messages } from "@/lib/messages";
 import type { PreviewIssue } from "@/lib/space/preview/types";
 import type { ValidationAnswer } from "@/lib/space/validate-schemas";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
+import { RepairPanel } from "./repair-panel";
 
 type State =
   | { phase: "idle" }
@@ -20,17 +22,20 @@ type State =
  * The admin's validate tester beside the preview: Validate (then Re-validate) checks the version
  * on show (POST .../versions/{versionId}/validate, with the runtime errors the preview reported)
  * and lists the issues with their file:line and severity. Keyed by version by its parent, so a
- * new version starts at Validate again.
+ * new version starts at Validate again. After a validation with issues, the repair (RepairPanel).
  */
 export function ValidationTester({
   appId,
   versionId,
   previewIssues,
+  onApplied,
   className,
 }: {
   appId: string;
   versionId: string;
   previewIssues: PreviewIssue[];
+  /** A repair was applied (merged as an autofix): the chat and the preview follow its version. */
+  onApplied?: (answer: MergeResult) => void;
   className?: string;
 }) {
   const [state, setState] = useState<State>({ phase: "idle" });
@@ -105,7 +110,7 @@ export function ValidationTester({
         </p>
       ) : null}
       {open && last ? (
-        <div id={listId} className="max-h-48 overflow-y-auto border-t border-border px-3 py-2">
+        <div id={listId} className="max-h-80 overflow-y-auto border-t border-border px-3 py-2">
           <ul className="grid gap-1.5">
             {last.issues.map((issue, i) => (
               <li
@@ -138,6 +143,9 @@ export function ValidationTester({
           <p className="mt-2 text-xs text-muted-foreground">
             {fillTemplate(messages.validateTookMs, { ms: last.clientExecutionTimeMs })}
           </p>
+          {state.phase === "done" && last.issues.length > 0 ? (
+            <RepairPanel appId={appId} versionId={versionId} issues={last.issues} onApplied={onApplied} />
+          ) : null}
         </div>
       ) : null}
     </section>
