@@ -4,6 +4,7 @@ import { AlertTriangleIcon, SearchIcon, Trash2Icon } from "lucide-react";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/auth/api-client";
+import { CodeEditor } from "@/components/code-editor/code-editor";
 import { PanelHeading } from "@/components/editor/panel-parts";
 import { useFilesChanged } from "@/components/space/chat/files-changed";
 import { Button } from "@/components/ui/button";
@@ -17,7 +18,6 @@ import type { CodeFile, CodeFiles, DeleteFileResult } from "@/lib/space/code-sch
 import type { ReferenceUpdate } from "@/lib/space/import-references";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
-import { CodeEditor } from "./code-editor";
 import { DeleteFileDialog } from "./delete-file-dialog";
 import { groupFiles } from "./file-groups";
 import { FileTree } from "./file-tree";

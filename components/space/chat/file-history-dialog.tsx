@@ -254,7 +254,7 @@ function FileAtVersionView({ appId, path, entry }: { appId: string; path: string
       ) : code.file.content === null ? (
         <p className="text-sm text-muted-foreground">{messages.codeDeleted}</p>
       ) : (
-        <CodeView code={code.file.content} label={label} />
+        <CodeView code={code.file.content} label={label} path={path} />
       )}
     </div>
   );
