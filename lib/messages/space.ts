@@ -135,6 +135,10 @@ export const spaceMessages = {
   mergeDeletedNotMergeable: "Deleted files cannot be merged",
   compareWithCurrent: "Compare with current",
   compareTitle: "Version {n} compared with the current files",
+  compareRepairTitle: "The repair compared with the current files",
+  compareRepairDescription:
+    "The files the repair changed. Tick the ones to apply: they become one new version, shown in the chat as an autofix.",
+  repairViewChanges: "View changes",
   compareDescription:
     "Files of version {n} that differ from the app's current files. Tick the added and modified ones to bring them into a new version.",
   compareNoDifferences: "This version's files are the same as the current ones.",

@@ -62,6 +62,20 @@ test("an admin validates a broken version, repairs it, applies the repair: the p
   await expect(tester.getByRole("button", { name: messages.rerepairButton })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("repair-result.png") });
 
+  // The repair's result compared with the current files before anything is applied: the fix shows
+  // as the changed words of the changed line.
+  await result.getByRole("button", { name: messages.repairViewChanges }).click();
+  const changes = page.getByRole("dialog", { name: messages.compareRepairTitle });
+  await expect(changes.getByRole("treeitem").filter({ hasText: "Home.jsx" })).toBeVisible();
+  await expect(changes.locator('tr[data-line="added"] [data-word-change]').first()).toBeVisible();
+  await expect(
+    changes.getByRole("checkbox", {
+      name: fillTemplate(messages.mergeSelectFile, { path: "pages/Home.jsx" }),
+    }),
+  ).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(changes).toBeHidden();
+
   await result.getByRole("button", { name: messages.repairApply, exact: true }).click();
   await expect(result.getByRole("button", { name: messages.repairApplied })).toBeDisabled({
     timeout: 30_000,

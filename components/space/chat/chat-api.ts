@@ -47,12 +47,9 @@ export function restoreVersion(appId: string, versionId: string, messageId: stri
 export type MergeFile = { id: string; path: string; content: string };
 
 /** POST /api/apps/{appId}/merge: the chosen files as one version, the functions among them deployed. */
-export function mergeChosenFiles(
-  appId: string,
-  files: MergeFile[],
-  description: string,
-): Promise<MergeResult> {
-  return apiFetch<MergeResult>(`${base(appId)}/merge`, { body: { files, description } });
+/** `autofix`: the files are a repair's, and the chat's notice says so. */
+export function mergeChosenFiles(appId: string, files: MergeFile[], autofix = false): Promise<MergeResult> {
+  return apiFetch<MergeResult>(`${base(appId)}/merge`, { body: { files, autofix } });
 }
 
 /** POST .../versions/{versionId}/undo-restore: `messageId` is the restore message. */

@@ -11,52 +11,67 @@ import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import { FileTree, orderChanges } from "./changes-dialog";
-import { fetchVersionDetail, type MergeResult, mergeChosenFiles } from "./chat-api";
+import { fetchCurrentVersion, fetchVersionDetail, type MergeResult, mergeChosenFiles } from "./chat-api";
 import { type ChangedFile, FileDiff, StatusLetter } from "./file-diff";
 
-// A version compared with the app's current files (the old side is the current files, the new side
-// the version's), and the merge of the files the builder ticks: only added and modified ones can
-// be merged (a deletion is not), as one new version, with the functions among them deployed.
+// A version, or a repair's result, compared with the app's current files (the old side is the
+// current files, the new side the version's or the repair's), and the merge of the files the
+// builder ticks: only added and modified ones can be merged (a deletion is not), as one new version
+// (a repair's as an autofix), with the functions among them deployed.
 
 type Loaded =
   | { state: "loading" }
   | { state: "failed" }
-  | { state: "ready"; versionNumber: number; files: ChangedFile[] };
+  | { state: "ready"; versionNumber: number | null; files: ChangedFile[] };
 
-/** What differs between the current files and the version's, each with both sides. */
-async function loadComparison(appId: string, versionId: string, currentId: string | null) {
+/** What is compared with the current files: a version (all its files), or a repair's result (the files it changed). */
+export type CompareSource =
+  | { kind: "version"; versionId: string }
+  | { kind: "repair"; files: { path: string; content: string }[] };
+
+/** What differs between the current files and the source's, each with both sides. */
+async function loadComparison(appId: string, source: CompareSource, currentKnown: string | null | undefined) {
+  const currentId =
+    currentKnown === undefined ? ((await fetchCurrentVersion(appId))?.id ?? null) : currentKnown;
   const [version, current] = await Promise.all([
-    fetchVersionDetail(appId, versionId),
+    source.kind === "version" ? fetchVersionDetail(appId, source.versionId) : null,
     currentId ? fetchVersionDetail(appId, currentId) : null,
   ]);
   const now = new Map((current?.files ?? []).map((f) => [f.path, f.content]));
-  const then = new Map(version.files.map((f) => [f.path, f.content]));
+  const then = new Map(
+    (version?.files ?? (source.kind === "repair" ? source.files : [])).map((f) => [f.path, f.content]),
+  );
   const changes: ChangedFile[] = [];
   for (const [path, content] of then) {
     const before = now.get(path);
     if (before === undefined) changes.push({ path, status: "added", before: "", after: content });
     else if (before !== content) changes.push({ path, status: "modified", before, after: content });
   }
-  for (const [path, before] of now) {
-    if (!then.has(path)) changes.push({ path, status: "deleted", before, after: "" });
+  // A repair's result names only the files it changed: the others are not deletions.
+  if (source.kind === "version") {
+    for (const [path, before] of now) {
+      if (!then.has(path)) changes.push({ path, status: "deleted", before, after: "" });
+    }
   }
-  return { versionNumber: version.version.number, files: orderChanges(changes) };
+  return { versionNumber: version?.version.number ?? null, files: orderChanges(changes) };
 }
 
 export function CompareDialog({
   appId,
-  versionId,
+  source: given,
   currentVersionId,
   onMerged,
   onOpenChange,
 }: {
   appId: string;
-  versionId: string;
-  /** The app's current version (null: no files yet). */
-  currentVersionId: string | null;
+  source: CompareSource;
+  /** The app's current version (null: no files yet; undefined: read it from the server). */
+  currentVersionId?: string | null;
   onMerged: (answer: MergeResult) => void;
   onOpenChange: (open: boolean) => void;
 }) {
+  // What is compared is fixed for the dialog's life (a new object each render must not reload it).
+  const [source] = useState(given);
   const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
   const [selected, setSelected] = useState<string | null>(null);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
@@ -68,7 +83,7 @@ export function CompareDialog({
   useEffect(() => {
     let live = true;
     setLoaded({ state: "loading" });
-    loadComparison(appId, versionId, currentVersionId).then(
+    loadComparison(appId, source, currentVersionId).then(
       (r) => {
         if (!live) return;
         setLoaded({ state: "ready", ...r });
@@ -80,7 +95,7 @@ export function CompareDialog({
     return () => {
       live = false;
     };
-  }, [appId, versionId, currentVersionId, attempt]);
+  }, [appId, source, currentVersionId, attempt]);
 
   const files = loaded.state === "ready" ? loaded.files : [];
   const mergeable = useMemo(() => files.filter((f) => f.status !== "deleted"), [files]);
@@ -103,7 +118,7 @@ export function CompareDialog({
       const answer = await mergeChosenFiles(
         appId,
         picked.map((f) => ({ id: f.path, path: f.path, content: f.after })),
-        "",
+        source.kind === "repair",
       );
       toast.success(answer.message);
       if (answer.deploymentMessage) toast.warning(answer.deploymentMessage);
@@ -122,14 +137,18 @@ export function CompareDialog({
       <DialogContent size="xl" data-testid="compare-dialog" className="gap-3 p-4 sm:p-6">
         <DialogHeader>
           <DialogTitle>
-            {loaded.state === "ready"
-              ? fillTemplate(messages.compareTitle, { n: loaded.versionNumber })
-              : messages.compareWithCurrent}
+            {source.kind === "repair"
+              ? messages.compareRepairTitle
+              : loaded.state === "ready" && loaded.versionNumber !== null
+                ? fillTemplate(messages.compareTitle, { n: loaded.versionNumber })
+                : messages.compareWithCurrent}
           </DialogTitle>
           <DialogDescription>
-            {loaded.state === "ready"
-              ? fillTemplate(messages.compareDescription, { n: loaded.versionNumber })
-              : messages.diffText}
+            {source.kind === "repair"
+              ? messages.compareRepairDescription
+              : loaded.state === "ready" && loaded.versionNumber !== null
+                ? fillTemplate(messages.compareDescription, { n: loaded.versionNumber })
+                : messages.diffText}
           </DialogDescription>
         </DialogHeader>
         {loaded.state === "loading" ? (

@@ -15,6 +15,7 @@ import { messages } from "@/lib/messages";
 import type { RepairAnswer } from "@/lib/space/repair-schemas";
 import type { ValidationIssue } from "@/lib/space/validate-schemas";
 import { fillTemplate } from "@/lib/text";
+import { CompareDialog } from "./compare-dialog";
 
 /** The iterations the admin chose last, kept in this browser. */
 const ITERATIONS_KEY = "space-repair-iterations";
@@ -52,6 +53,8 @@ export function RepairPanel({
   onApplied?: (answer: MergeResult) => void;
 }) {
   const [state, setState] = useState<State>({ phase: "idle" });
+  /** The repair's files compared with the current ones, to apply some of them only. */
+  const [viewing, setViewing] = useState(false);
   const [iterations, setIterations] = useState(REPAIR_ITERATIONS_DEFAULT);
   const selectId = useId();
   useEffect(() => setIterations(storedIterations()), []);
@@ -178,6 +181,14 @@ export function RepairPanel({
                         ? messages.repairApplied
                         : messages.repairApply}
                   </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => setViewing(true)}
+                    disabled={state.apply === "applying" || state.apply === "applied"}
+                  >
+                    {messages.repairViewChanges}
+                  </Button>
                   {state.apply === "failed" ? (
                     <p role="alert" className="text-destructive">
                       {fillTemplate(messages.validateAlert, { message: messages.repairApplyFailed })}
@@ -188,6 +199,17 @@ export function RepairPanel({
             </>
           )}
         </section>
+      ) : null}
+      {viewing && state.phase === "done" ? (
+        <CompareDialog
+          appId={appId}
+          source={{ kind: "repair", files: state.result.repairedFiles }}
+          onMerged={(answer) => {
+            setState({ phase: "done", result: state.result, apply: "applied" });
+            window.setTimeout(() => onApplied?.(answer), REPAIR_APPLIED_SHOW_MS);
+          }}
+          onOpenChange={(open) => setViewing(open)}
+        />
       ) : null}
     </div>
   );

@@ -113,7 +113,7 @@ export function VersionsButton({ appId, chat }: { appId: string; chat: SpaceChat
       {comparing ? (
         <CompareDialog
           appId={appId}
-          versionId={comparing}
+          source={{ kind: "version", versionId: comparing }}
           currentVersionId={chat.currentVersionId}
           onMerged={chat.merged}
           onOpenChange={(o) => {
