@@ -232,8 +232,13 @@ test("the Versions dialog: the latest 10 and the current one with the count betw
     name: fillTemplate(messages.codeViewLabel, { path: "pages/About.jsx", n: 1 }),
   });
   await expect(code).toContainText("About us");
-  expect(await code.locator("code").textContent()).toBe(ABOUT_V1.trimEnd());
-  await expect(code.locator("textarea, [contenteditable]")).toHaveCount(0);
+  // The Code panel's editor, read-only: every line as written, and typing changes nothing.
+  expect((await code.locator(".cm-line").allTextContents()).join("\n")).toBe(ABOUT_V1.trimEnd());
+  const text = code.getByRole("textbox");
+  await expect(text).toHaveAttribute("aria-readonly", "true");
+  await text.click();
+  await page.keyboard.type("typed");
+  await expect(code).not.toContainText("typed");
   await expectNoA11yViolations(page, "file history dialog, 1280 light");
   await page.emulateMedia({ colorScheme: "dark" });
   await expectNoA11yViolations(page, "file history dialog, 1280 dark");
