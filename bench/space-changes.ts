@@ -4,6 +4,7 @@ import { messages } from "../lib/messages";
 import { diffLines, foldUnchanged } from "../lib/space/line-diff";
 import type { NextServer } from "./next-server";
 import { CHANGES_FILES, fileContent, filePath } from "./space-changes-files";
+import { profiled } from "./space-grid-scroll";
 import { median, percentile } from "./stats";
 
 // The all-changes dialog of a 200-file version in headless Chromium, against the production
@@ -26,8 +27,11 @@ import { median, percentile } from "./stats";
 // the rows its diff has (lib/space/line-diff.ts computed here from the seeded files).
 // Goal: painted within 100 ms of the click (p50 and p95 printed against it).
 // Run by bench/run.ts (BENCH_ONLY=changes); /usr/bin/chromium (or BENCH_CHROMIUM).
-// BENCH_CHANGES_ROUNDS (default 15), BENCH_CHANGES_FILES (default 200).
+// BENCH_CHANGES_ROUNDS (default 15), BENCH_CHANGES_FILES (default 200). BENCH_CHANGES_PROFILE=1 also
+// profiles one more opening of each dialog (the main thread's trace events and the JavaScript by
+// its own time), printed after the figures.
 
+const PROFILE = process.env.BENCH_CHANGES_PROFILE === "1";
 const ROUNDS = Number(process.env.BENCH_CHANGES_ROUNDS ?? 15);
 const GOAL_MS = 100;
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? "/usr/bin/chromium";
@@ -61,6 +65,9 @@ type Opening = {
   /** The end of the last response of the version files' requests. */
   network: number;
   requests: number;
+  /** The responses' bodies, as sent (compressed) and decoded. */
+  sentBytes: number;
+  bytes: number;
   fileItems: number;
   selectedPath: string;
   diffRows: number;
@@ -123,6 +130,8 @@ function open(page: Page, button: Target, dialog: string, files: number): Promis
                 painted,
                 network: Math.max(0, ...fetches.map((e) => e.responseEnd - started)),
                 requests: fetches.length,
+                sentBytes: fetches.reduce((sum, e) => sum + e.encodedBodySize, 0),
+                bytes: fetches.reduce((sum, e) => sum + e.decodedBodySize, 0),
                 fileItems: items.length,
                 selectedPath:
                   box?.querySelector('[role="treeitem"][aria-selected="true"]')?.getAttribute("data-path") ??
@@ -233,7 +242,7 @@ function report(label: string, runs: Opening[], compare: boolean, fetches: numbe
       `in the DOM p50 ${ms(median(dom))}`,
   );
   log(
-    `  of which the network (click to the last response's end, ${runs[0]!.requests} requests): p50 ${ms(median(network))}, p95 ${ms(percentile(network, 95))}; ` +
+    `  of which the network (click to the last response's end, ${runs[0]!.requests} requests, ${(runs[0]!.bytes / 1024).toFixed(0)} kB of JSON, ${(runs[0]!.sentBytes / 1024).toFixed(0)} kB sent): p50 ${ms(median(network))}, p95 ${ms(percentile(network, 95))}; ` +
       `after it (JSON, changes, React render, layout, paint): p50 ${ms(median(after))}, p95 ${ms(percentile(after, 95))}`,
   );
   log(
@@ -314,6 +323,17 @@ export async function runChangesBench(
     );
     report("View changes (version 2 against its parent)", changes, false, fetches, plain);
     report("Compare with current (version 1 against the current files)", compares, true, fetches, plain);
+    if (PROFILE) {
+      const once = await profiled(
+        browser,
+        page,
+        "View changes",
+        () => open(page, viewChanges, "changes-dialog", CHANGES_FILES),
+        true,
+      );
+      log(`  (that opening: DOM ${ms(once.dom)}, painted ${ms(once.painted)}, network ${ms(once.network)})`);
+      await closeDialog(page, "changes-dialog");
+    }
   } finally {
     await browser?.close();
     await server.stop();
