@@ -15,6 +15,7 @@ import { commandLine, processTree, ticksPerSecond, treeCpuMicros } from "./cpu";
 import { firstLoadReport } from "./first-load";
 import { buildReason, type NextServer, nextBuild, startNext } from "./next-server";
 import { runFirstByteBench } from "./run-first-byte";
+import { runChangesBench } from "./space-changes";
 import { runGridScrollBench } from "./space-grid-scroll";
 import { median } from "./stats";
 
@@ -75,7 +76,12 @@ import { median } from "./stats";
 // tests/fixtures/validation/, the detection rate of the broken apps' known defects, the false
 // positives, and the time to validate one app against the preview build of the same files alone.
 //
-// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import|grid|functions|validation (several comma-separated) runs only those
+// Then the all-changes dialog of a 200-file version in headless Chromium (bench/space-changes.ts):
+// from the click on an answer's "View changes" (and on the Versions dialog's "Compare with current")
+// to its tree of 200 files and the first file's diff painted, the network's part of it, against
+// the fetches alone and plain rows inserted by the page.
+//
+// BENCH_ONLY=server|run|context|quality|analytics|space|data|panel|import|grid|functions|validation|changes (several comma-separated) runs only those
 // parts: BENCH_ONLY=quality npm run bench for the retrieval quality alone. BENCH_PORT and
 // BENCH_PG_PORT move the server and the embedded PostgreSQL (default 3300 and 54359).
 
@@ -105,6 +111,7 @@ const PARTS = [
   "grid",
   "functions",
   "validation",
+  "changes",
 ] as const;
 // BENCH_ONLY names the parts to run, comma-separated (default: all).
 const ONLY = process.env.BENCH_ONLY?.split(",")
@@ -263,6 +270,12 @@ async function main() {
   }
   if (wants("functions")) await benchInChild("bench/functions.ts", databaseUrl, { NODE_ENV: "production" });
   if (wants("validation")) await benchInChild("bench/space-validate.ts", databaseUrl);
+  if (wants("changes")) {
+    await runChangesBench(
+      (extra) => startBuilt({ ...serverEnv(), ...extra }, "/api/openapi.json"),
+      databaseUrl,
+    );
+  }
 }
 
 const serverEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" });

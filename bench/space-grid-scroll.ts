@@ -76,8 +76,14 @@ type ProfileNode = {
  * Runs `work` with Chromium's trace and a CPU profile, and prints where the renderer's main thread
  * spent its time: the trace's events by name (inclusive), the JavaScript by function (self time).
  */
-async function profiled<T>(browser: Browser, page: Page, label: string, work: () => Promise<T>): Promise<T> {
-  if (!PROFILE) return work();
+export async function profiled<T>(
+  browser: Browser,
+  page: Page,
+  label: string,
+  work: () => Promise<T>,
+  enabled = PROFILE,
+): Promise<T> {
+  if (!enabled) return work();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 200 });

