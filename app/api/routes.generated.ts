@@ -624,7 +624,7 @@ export const apiRoutes: ApiRoute[] = [
     path: "/api/apps/{appId}/versions/{versionId}",
     docs: {
       GET: {
-        summary: "A version's files, metadata and changes",
+        summary: "A version's files (unless none), metadata and changes",
       },
     },
     load: () => import("@/app/api/apps/[appId]/versions/[versionId]/route"),

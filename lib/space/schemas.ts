@@ -54,6 +54,12 @@ const optionalId = z.preprocess((v) => (v === "" ? undefined : v), z.uuid().opti
 
 export const VersionParams = z.object({ appId: z.uuid(), versionId: z.uuid() });
 
+/**
+ * GET /api/apps/{id}/versions/{versionId}?files=none: the version and what it changed, without the
+ * files' contents (the changes dialog reads one file at a time).
+ */
+export const VersionDetailQuery = z.object({ files: z.enum(["all", "none"]).default("all") });
+
 /** GET /api/apps/{id}/versions (optional limit): the latest `limit` (10) plus the current one. */
 export const VersionsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(VERSIONS_LIST_MAX).default(VERSIONS_LIST_DEFAULT),

@@ -116,18 +116,22 @@ export async function listAppVersions(app: App, limit: number): Promise<VersionL
 export type VersionDetail = z.infer<typeof VersionDetailAnswer>;
 
 /** GET /api/apps/{id}/versions/{versionId}: the version's files and metadata. */
-export async function getVersionDetail(app: App, versionId: string): Promise<VersionDetail> {
+export async function getVersionDetail(
+  app: App,
+  versionId: string,
+  files: "all" | "none" = "all",
+): Promise<VersionDetail> {
   assertSpaceApp(app);
   const version = await findVersion(app.id, versionId);
   if (!version) throw new AppError("NOT_FOUND", "versionNotFound");
   const [tree, head, changes] = await Promise.all([
-    treeOf(app.id, version.id),
+    files === "all" ? treeOf(app.id, version.id) : null,
     currentHead(app.id),
     listVersionChanges(app.id, version.id),
   ]);
   return {
     version: versionSummary(version, head.versionId),
-    files: await filesOf(app.id, tree),
+    files: tree ? await filesOf(app.id, tree) : [],
     changes: changes.map((c) => ({ path: c.path, status: c.change! })),
   };
 }

@@ -188,6 +188,16 @@ describe("a version stores only what changed", () => {
       fileCount: 200,
       metadata: { modified: 1, added: 0, deleted: 0 },
     });
+    expect(detail.json.files).toHaveLength(200);
+    // files=none: the same version and changes without the 200 contents (the changes dialog's read).
+    const light = await api<{ files: unknown[]; changes: unknown[] }>(
+      versionRoute.GET,
+      builder,
+      `/api/apps/${app.id}/versions/${v2.id}?files=none`,
+      { appId: app.id, versionId: v2.id },
+    );
+    expect(light.json.files).toEqual([]);
+    expect(light.json.changes).toEqual(detail.json.changes);
   });
 
   it("partial edits change only their part; a part missing or twice writes nothing", async () => {

@@ -13,6 +13,7 @@ import { fetchVersionDetail } from "./chat-api";
 import { type ChangedFile, type ChangeStatus, FileDiff, StatusLetter } from "./file-diff";
 import { FileHistoryButton, NestedFileHistory } from "./file-history-dialog";
 import { useFocusOpener } from "./use-focus-opener";
+import { fetchFileAtVersion } from "./versions-api";
 
 // The all-changes diff dialog: a tree of the files a version changed against its
 // parent ("Diff status per file: added, modified, deleted, unchanged (unchanged hidden; order
@@ -21,6 +22,9 @@ import { useFocusOpener } from "./use-focus-opener";
 // The selected file's History opens its version history dialog over this one.
 
 export type { ChangedFile, ChangeStatus };
+
+/** A changed file as the tree shows it: its path and how it changed. */
+export type ChangedPath = { path: string; status: ChangeStatus };
 
 const STATUS_RANK: Record<ChangeStatus, number> = { added: 0, modified: 1, deleted: 2 };
 
@@ -37,10 +41,10 @@ export function orderChanges<T extends { path: string; status: string }>(changes
 
 type TreeNode =
   | { kind: "folder"; id: string; name: string; children: TreeNode[]; rank: number }
-  | { kind: "file"; id: string; name: string; file: ChangedFile; rank: number };
+  | { kind: "file"; id: string; name: string; file: ChangedPath; rank: number };
 
 /** Folders of the changed files; at each level the entries holding an added file first, then modified, then deleted. */
-function buildTree(files: ChangedFile[]): TreeNode[] {
+function buildTree(files: ChangedPath[]): TreeNode[] {
   const root: TreeNode[] = [];
   for (const file of files) {
     const parts = file.path.split("/");
@@ -89,21 +93,39 @@ function visibleItems(nodes: TreeNode[], collapsed: Set<string>, depth = 0, pare
 type Loaded =
   | { state: "loading" }
   | { state: "failed" }
-  | { state: "ready"; versionNumber: number; files: ChangedFile[] };
+  | { state: "ready"; versionNumber: number; files: ChangedPath[] };
 
-/** The changed files of a version with both sides' contents. */
+/**
+ * The files a version changed, without their contents: a version of 200 changed files is one small
+ * answer, and each file's two sides are read when it is shown (useFileSides).
+ */
 async function loadChanges(appId: string, versionId: string) {
-  const detail = await fetchVersionDetail(appId, versionId);
-  const parent = detail.version.parentId ? await fetchVersionDetail(appId, detail.version.parentId) : null;
-  const now = new Map(detail.files.map((f) => [f.path, f.content]));
-  const before = new Map((parent?.files ?? []).map((f) => [f.path, f.content]));
-  const files = orderChanges(detail.changes).map((c) => ({
-    path: c.path,
-    status: c.status as ChangeStatus,
-    before: before.get(c.path) ?? "",
-    after: now.get(c.path) ?? "",
-  }));
+  const detail = await fetchVersionDetail(appId, versionId, "none");
+  const files = orderChanges(detail.changes).map((c) => ({ path: c.path, status: c.status as ChangeStatus }));
   return { versionNumber: detail.version.number, files };
+}
+
+type Sides = { state: "loading" } | { state: "failed" } | { state: "ready"; file: ChangedFile };
+
+/** The selected file at the version and at its parent, read once per file while the dialog is open. */
+function useFileSides(appId: string, versionId: string, file: ChangedPath | undefined) {
+  const [read, setRead] = useState<ReadonlyMap<string, Sides>>(new Map());
+  const [attempt, setAttempt] = useState(0);
+  const path = file?.path;
+  const known = path ? read.get(path) : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` reads a failed file again; `file` is read through `path`
+  useEffect(() => {
+    if (!file || (known && known.state !== "failed")) return;
+    // Kept by path even when another file is picked meanwhile: the answer is still this file's.
+    const put = (sides: Sides) => setRead((m) => new Map(m).set(file.path, sides));
+    put({ state: "loading" });
+    fetchFileAtVersion(appId, versionId, file.path).then(
+      (f) =>
+        put({ state: "ready", file: { ...file, before: f.previousContent ?? "", after: f.content ?? "" } }),
+      () => put({ state: "failed" }),
+    );
+  }, [appId, versionId, path, attempt]);
+  return { sides: known ?? ({ state: "loading" } as Sides), retry: () => setAttempt((n) => n + 1) };
 }
 
 export function ChangesDialog({
@@ -140,6 +162,7 @@ export function ChangesDialog({
   }, [appId, versionId, attempt]);
 
   const file = loaded.state === "ready" ? loaded.files.find((f) => f.path === selected) : undefined;
+  const { sides, retry } = useFileSides(appId, versionId, file);
   return (
     <Dialog open onOpenChange={onOpenChange}>
       <DialogContent
@@ -172,10 +195,22 @@ export function ChangesDialog({
           <div className="grid min-h-0 gap-3 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
             <FileTree files={loaded.files} selected={selected} onSelect={setSelected} />
             {file ? (
-              <FileDiff
-                file={file}
-                actions={<FileHistoryButton path={file.path} onOpen={setHistoryOf} variant="outline" />}
-              />
+              sides.state === "ready" ? (
+                <FileDiff
+                  file={sides.file}
+                  actions={<FileHistoryButton path={file.path} onOpen={setHistoryOf} variant="outline" />}
+                />
+              ) : sides.state === "failed" ? (
+                <div className="grid content-start justify-items-start gap-2 text-sm" role="alert">
+                  <p>{messages.diffLoadFailed}</p>
+                  <Button size="sm" variant="outline" onClick={retry}>
+                    <RotateCcwIcon aria-hidden />
+                    {messages.retry}
+                  </Button>
+                </div>
+              ) : (
+                <LoadingLine text={messages.diffLoading} />
+              )
             ) : null}
           </div>
         )}
@@ -194,7 +229,7 @@ export function FileTree({
   selected,
   onSelect,
 }: {
-  files: ChangedFile[];
+  files: ChangedPath[];
   selected: string | null;
   onSelect: (path: string) => void;
 }) {

@@ -35,8 +35,13 @@ export async function fetchCurrentVersion(appId: string): Promise<VersionSummary
 }
 
 /** GET /api/apps/{id}/versions/{versionId}: the version's files and what it changed against its parent. */
-export function fetchVersionDetail(appId: string, versionId: string): Promise<VersionDetail> {
-  return apiFetch<VersionDetail>(`${base(appId)}/versions/${encodeURIComponent(versionId)}`);
+export function fetchVersionDetail(
+  appId: string,
+  versionId: string,
+  files: "all" | "none" = "all",
+): Promise<VersionDetail> {
+  const query = files === "none" ? "?files=none" : "";
+  return apiFetch<VersionDetail>(`${base(appId)}/versions/${encodeURIComponent(versionId)}${query}`);
 }
 
 /** POST .../versions/{versionId}/restore: a restore message and a new version equal to that one. */

@@ -240,7 +240,7 @@ function ChangedFiles({
   useEffect(() => {
     let live = true;
     setFiles({ state: "loading" });
-    fetchVersionDetail(appId, versionId).then(
+    fetchVersionDetail(appId, versionId, "none").then(
       (detail) =>
         live &&
         setFiles({

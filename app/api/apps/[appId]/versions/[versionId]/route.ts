@@ -1,15 +1,16 @@
 import { route } from "@/lib/api/route";
-import { VersionDetailAnswer, VersionParams } from "@/lib/space/schemas";
+import { VersionDetailAnswer, VersionDetailQuery, VersionParams } from "@/lib/space/schemas";
 import { getVersionDetail } from "@/lib/space/versions";
 
-// GET /api/apps/{appId}/versions/{versionId} - a version's files, metadata and changes
+// GET /api/apps/{appId}/versions/{versionId}?files=all|none - a version's files (unless none), metadata and changes
 export const GET = route(
   {
     auth: "builder",
     params: VersionParams,
+    query: VersionDetailQuery,
     app: "edit",
-    summary: "A version's files and metadata, and what it changed",
+    summary: "A version's files (files=none: without them) and metadata, and what it changed",
     response: VersionDetailAnswer,
   },
-  ({ app, params }) => getVersionDetail(app, params.versionId),
+  ({ app, params, query }) => getVersionDetail(app, params.versionId, query.files),
 );
