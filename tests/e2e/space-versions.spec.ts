@@ -233,7 +233,7 @@ test("the Versions dialog: the latest 10 and the current one with the count betw
   });
   await expect(code).toContainText("About us");
   // The Code panel's editor, read-only: every line as written, and typing changes nothing.
-  expect((await code.locator(".cm-line").allTextContents()).join("\n")).toBe(ABOUT_V1.trimEnd());
+  expect((await code.locator(".cm-line").allTextContents()).join("\n")).toBe(ABOUT_V1);
   const text = code.getByRole("textbox");
   await expect(text).toHaveAttribute("aria-readonly", "true");
   await text.click();

@@ -18,13 +18,14 @@ const CodeEditor = dynamic(() => import("@/components/code-editor/code-editor").
 export function CodeView({ code, label, path }: { code: string; label: string; path: string }) {
   if (code === "") return <p className="text-sm text-muted-foreground">{messages.diffEmptyFile}</p>;
   return (
-    <section aria-label={label} data-testid="code-view">
+    // min-w-0: in the dialog's grid a long line scrolls inside the editor instead of widening the dialog.
+    <section aria-label={label} data-testid="code-view" className="min-w-0 max-w-full overflow-hidden">
       <CodeEditor
         path={path}
         value={code}
         readOnly
         label={label}
-        className="[&_.cm-editor]:max-h-[50vh] md:[&_.cm-editor]:max-h-[60vh]"
+        className="w-full [&_.cm-editor]:max-h-[50vh] md:[&_.cm-editor]:max-h-[60vh]"
       />
     </section>
   );
