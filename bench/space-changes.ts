@@ -15,13 +15,15 @@ import { median, percentile } from "./stats";
 //    not at Playwright's round trip) and a MutationObserver notes when the dialog's tree has its
 //    200 file items and the first file's diff (data-testid="changes-diff") has its rows; "painted"
 //    is the first task after the next animation frame (the frame that shows them has been drawn);
-//  - the network part: from the click to the end of the last response of the version's files
-//    (GET .../versions/{id} and its parent's, as Resource Timing saw them); the rest is parsing,
-//    building the changes and rendering;
+//  - the network part: from the click to the end of the last response the dialog read (the
+//    version's changed paths, GET .../versions/{id}?files=none, then the first file's two sides,
+//    GET .../versions/{id}/file?path=, as Resource Timing saw them; the compare dialog reads the two
+//    whole versions); the rest is parsing, building the changes and rendering;
 //  - the same for the Versions dialog's "Compare with current" of version 1 (the 200 files
 //    against the current ones), and the dialog closed again (Escape).
-// Baselines of the same run, in the same page: the two fetches alone (with their JSON parsed, as
-// the dialog fetches them: the version, then its parent), and 200 plain <div> rows plus as many
+// Baselines of the same run, in the same page: the two whole-version fetches alone (with their JSON
+// parsed: the version, then its parent, as the dialog read them before it read one file at a time),
+// and 200 plain <div> rows plus as many
 // table rows as the first file's diff inserted by the page's own JS, to the same "painted".
 // Quality, each round: the tree's file items (200), and the first file's rows in the page against
 // the rows its diff has (lib/space/line-diff.ts computed here from the seeded files).
@@ -123,7 +125,7 @@ function open(page: Page, button: Target, dialog: string, files: number): Promis
               const fetches = performance
                 .getEntriesByType("resource")
                 .filter((e) =>
-                  /\/versions\/[^/?]+$/.test(new URL(e.name).pathname),
+                  /\/versions\/[^/]+(\/file)?$/.test(new URL(e.name).pathname),
                 ) as PerformanceResourceTiming[];
               resolve({
                 dom,
@@ -156,7 +158,7 @@ function open(page: Page, button: Target, dialog: string, files: number): Promis
   );
 }
 
-/** The baseline fetches: the version's files, then its parent's (JSON parsed), as the dialog does. */
+/** The baseline fetches: the version's files, then its parent's (JSON parsed), as the dialog used to. */
 function fetchAlone(page: Page, appId: string, versionId: string): Promise<number> {
   return page.evaluate(
     async ({ appId, versionId }) => {
