@@ -41,11 +41,16 @@ const fromOutside = Annotation.define<boolean>();
 
 /**
  * Read-only stays focusable and selectable (a reader scrolls and copies by keyboard); the
- * text area says so to assistive technology.
+ * text area says so to assistive technology. Its tabindex is spelled out: a checker that does not
+ * count an editable element as focusable would call the scrolling box unreachable by keyboard.
  */
 const readOnlyExt = (ro: boolean) => EditorState.readOnly.of(ro);
 const attrsExt = (name: string, ro: boolean) =>
-  EditorView.contentAttributes.of({ "aria-label": name, "aria-readonly": ro ? "true" : "false" });
+  EditorView.contentAttributes.of({
+    "aria-label": name,
+    "aria-readonly": ro ? "true" : "false",
+    tabindex: "0",
+  });
 
 export function CodeEditor({
   path,
