@@ -21,7 +21,9 @@ async function openFunctions(page: Page) {
     .getByRole("navigation", { name: messages.editorPanels })
     .getByRole("button", { name: messages.editorMenuFunctions })
     .click();
-  await expect(page.getByRole("heading", { level: 2, name: messages.functionsTitle })).toBeFocused();
+  await expect(
+    page.getByRole("heading", { level: 2, name: messages.functionsTitle, exact: true }),
+  ).toBeFocused();
 }
 
 async function backToChat(page: Page) {
