@@ -24,20 +24,21 @@ const NOTICE_PATHS = 5;
 /** Applies the added and modified files among `body.files` as one version; the paths it changed. */
 export async function mergeFiles(app: App, body: MergeBody, accountId: string): Promise<MergedFiles> {
   assertSpaceApp(app);
-  const files = body.files.filter((f) => f.content !== null);
+  const files = body.files.flatMap((f) => (f.content === null ? [] : [{ path: f.path, content: f.content }]));
+  const description = body.description?.trim() || undefined;
   if (files.length === 0) throw new AppError("BAD_REQUEST", "mergeNoFiles", "MERGE_NO_FILES");
   return withSpaceLock(app.id, async (tx) => {
     // An answer being written applies its changes on the state it started from: merge after it.
     await assertChatIdle(tx, app.id);
     const tree = await currentTree(app.id, tx);
-    const changed = files.filter((f) => tree.get(f.path) !== hashContent(f.content!));
+    const changed = files.filter((f) => tree.get(f.path) !== hashContent(f.content));
     if (changed.length === 0) throw new AppError("BAD_REQUEST", "mergeNoChanges", "MERGE_NO_CHANGES");
     const changes: FileChange[] = changed.map((f) => {
       // An entity's schema goes through the entity change, which checks it is a JSON object.
       const entity = entityNameOf(f.path);
       return entity
-        ? { type: "edit_entity", name: entity, content: f.content! }
-        : { type: "add_file", path: f.path, content: f.content! };
+        ? { type: "edit_entity", name: entity, content: f.content }
+        : { type: "add_file", path: f.path, content: f.content };
     });
     const paths = changed.map((f) => f.path);
     const named = paths.slice(0, NOTICE_PATHS).join(", ") + (paths.length > NOTICE_PATHS ? ", …" : "");
@@ -48,7 +49,7 @@ export async function mergeFiles(app: App, body: MergeBody, accountId: string): 
         kind: body.autofix ? "autofix" : "merge",
         status: "complete",
         content:
-          body.description?.trim() ||
+          description ??
           fillTemplate(body.autofix ? messages.repairAutofixContent : messages.mergeMessageContent, {
             n: paths.length,
             paths: named,
@@ -62,7 +63,7 @@ export async function mergeFiles(app: App, body: MergeBody, accountId: string): 
     const version = await applyFileChanges(
       app.id,
       changes,
-      { kind: "merge", messageId: notice.id, accountId, description: body.description?.trim() || undefined },
+      { kind: "merge", messageId: notice.id, accountId, description },
       tx,
     );
     if (!version) throw new AppError("BAD_REQUEST", "mergeNoChanges", "MERGE_NO_CHANGES");
