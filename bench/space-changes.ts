@@ -15,10 +15,10 @@ import { median, percentile } from "./stats";
 //    not at Playwright's round trip) and a MutationObserver notes when the dialog's tree has its
 //    200 file items and the first file's diff (data-testid="changes-diff") has its rows; "painted"
 //    is the first task after the next animation frame (the frame that shows them has been drawn);
-//  - the network part: from the click to the end of the last response the dialog read (the
-//    version's changed paths, GET .../versions/{id}?files=none, then the first file's two sides,
-//    GET .../versions/{id}/file?path=, as Resource Timing saw them; the compare dialog reads the two
-//    whole versions); the rest is parsing, building the changes and rendering;
+//  - the network part: from the click to the end of the last response the dialog read (one:
+//    the version's changed paths with the first file's two sides, GET .../versions/{id}?files=none
+//    &sides=first, against=current for the compare dialog), as Resource Timing saw it, and the
+//    server's part of it (request sent to first byte); the rest is parsing and rendering;
 //  - the same for the Versions dialog's "Compare with current" of version 1 (the 200 files
 //    against the current ones), and the dialog closed again (Escape).
 // Baselines of the same run, in the same page: the two whole-version fetches alone (with their JSON
@@ -66,6 +66,8 @@ type Opening = {
   painted: number;
   /** The end of the last response of the version files' requests. */
   network: number;
+  /** The requests' waits for their first byte (the server's part), summed. */
+  serverWait: number;
   requests: number;
   /** The responses' bodies, as sent (compressed) and decoded. */
   sentBytes: number;
@@ -131,6 +133,7 @@ function open(page: Page, button: Target, dialog: string, files: number): Promis
                 dom,
                 painted,
                 network: Math.max(0, ...fetches.map((e) => e.responseEnd - started)),
+                serverWait: fetches.reduce((sum, e) => sum + (e.responseStart - e.requestStart), 0),
                 requests: fetches.length,
                 sentBytes: fetches.reduce((sum, e) => sum + e.encodedBodySize, 0),
                 bytes: fetches.reduce((sum, e) => sum + e.decodedBodySize, 0),
@@ -245,7 +248,8 @@ function report(label: string, runs: Opening[], compare: boolean, fetches: numbe
   );
   log(
     `  of which the network (click to the last response's end, ${runs[0]!.requests} requests, ${(runs[0]!.bytes / 1024).toFixed(0)} kB of JSON, ${(runs[0]!.sentBytes / 1024).toFixed(0)} kB sent): p50 ${ms(median(network))}, p95 ${ms(percentile(network, 95))}; ` +
-      `after it (JSON, changes, React render, layout, paint): p50 ${ms(median(after))}, p95 ${ms(percentile(after, 95))}`,
+      `after it (JSON, changes, React render, layout, paint): p50 ${ms(median(after))}, p95 ${ms(percentile(after, 95))}; ` +
+      `the server's part (each request sent to its first byte, summed) p50 ${ms(median(runs.map((r) => r.serverWait)))}`,
   );
   log(
     `  ×${(median(painted) / median(fetches)).toFixed(2)} the fetches alone (p50), ×${(median(after) / median(plain)).toFixed(2)} the plain rows for the part after the network (p50)`,

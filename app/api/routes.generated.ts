@@ -563,7 +563,7 @@ export const apiRoutes: ApiRoute[] = [
     path: "/api/apps/{appId}/versions/{versionId}/file",
     docs: {
       GET: {
-        summary: "One file as a version had it, and as the version before had it",
+        summary: "One file as a version had it, and as the version before (or the current files) had it",
       },
     },
     load: () => import("@/app/api/apps/[appId]/versions/[versionId]/file/route"),

@@ -67,6 +67,19 @@ export async function listAppFileHashes(appId: string, ex: Executor = db()) {
     .orderBy(asc(appFiles.path));
 }
 
+/** One current file's hash; null when the app has no such file. */
+export async function currentFileHash(
+  appId: string,
+  path: string,
+  ex: Executor = db(),
+): Promise<string | null> {
+  const [row] = await ex
+    .select({ hash: appFiles.blobHash })
+    .from(appFiles)
+    .where(and(eq(appFiles.appId, appId), eq(appFiles.path, path)));
+  return row?.hash ?? null;
+}
+
 /** The current files with their contents, by path. */
 export async function listAppFilesWithContent(appId: string, ex: Executor = db()) {
   return ex

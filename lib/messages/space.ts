@@ -352,4 +352,11 @@ export const spaceMessages = {
   repairApplying: "Applying",
   repairApplied: "Applied",
   repairAutofixContent: "Applied the repair of {n} file(s): {paths}",
+  repairCompareModels: "Compare with a custom model",
+  repairCustomModel: "Custom model",
+  repairModelsLoading: "Loading models...",
+  repairModelsFailed: "The model list could not be loaded",
+  repairDefaultSide: "Default model ({model})",
+  repairCustomSide: "Custom model ({model})",
+  repairResultsOf: "Repair results: {side}",
 } as const;

@@ -28,7 +28,11 @@ export const FileHistoryQuery = z.object({
 export type FileHistoryQuery = z.infer<typeof FileHistoryQuery>;
 
 /** GET /api/apps/{appId}/versions/{versionId}/file?path=: one file of a version. */
-export const VersionFileQuery = z.object({ path: FilePath });
+export const VersionFileQuery = z.object({
+  path: FilePath,
+  /** The other side: the version's parent, or the app's current files (previousContent is then theirs). */
+  against: z.enum(["parent", "current"]).default("parent"),
+});
 export type VersionFileQuery = z.infer<typeof VersionFileQuery>;
 
 /** GET /api/apps/{appId}/files/history: a page of the versions that changed one file. */
@@ -47,11 +51,11 @@ export type FileHistoryEntry = FileHistoryPage["entries"][number];
 export const FileAtVersionAnswer = z.object({
   version: VersionAnswer,
   path: z.string(),
-  /** How this version changed the file; null when it left it as it was. */
+  /** How this version changed the file (against=current: how it differs from the current one); null when it left it as it was. */
   change: FileChangeStatus.nullable(),
   /** The file in this version; null when the version has no such file (it deleted it). */
   content: z.string().nullable(),
-  /** The file in the version before (the parent); null when that one had none. */
+  /** The file in the version before (the parent), or in the current files (against=current); null when that one had none. */
   previousContent: z.string().nullable(),
 });
 export type FileAtVersion = z.infer<typeof FileAtVersionAnswer>;

@@ -1,5 +1,5 @@
 import "server-only";
-import { readBlobs } from "@/db/queries/space-files";
+import { currentFileHash, readBlobs } from "@/db/queries/space-files";
 import { findVersion, listPathChanges, versionPathEntry } from "@/db/queries/space-versions";
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -37,24 +37,44 @@ export async function listFileHistory(app: App, query: FileHistoryQuery): Promis
 
 /**
  * GET /api/apps/{appId}/versions/{versionId}/file?path=: one file as a version had it, and as the
- * version before had it (its changes). A path the version neither has nor deleted is not found.
+ * version before had it (its changes), or as the app's current files have it (against=current:
+ * what merging the version would change). A path neither side has (nor the version deleted) is not found.
  */
-export async function getFileAtVersion(app: App, versionId: string, path: string): Promise<FileAtVersion> {
+export async function getFileAtVersion(
+  app: App,
+  versionId: string,
+  path: string,
+  against: "parent" | "current" = "parent",
+): Promise<FileAtVersion> {
   assertSpaceApp(app);
   const version = await findVersion(app.id, versionId);
   if (!version) throw new AppError("NOT_FOUND", "versionNotFound");
   const [entry, before, head] = await Promise.all([
     versionPathEntry(app.id, version.id, path),
-    version.parentId ? versionPathEntry(app.id, version.parentId, path) : null,
+    against === "current"
+      ? currentFileHash(app.id, path).then((hash) => ({ hash }))
+      : version.parentId
+        ? versionPathEntry(app.id, version.parentId, path)
+        : null,
     currentHead(app.id),
   ]);
-  if (entry.hash === null && entry.change !== "deleted") throw new AppError("NOT_FOUND", "fileNotFound");
+  const change =
+    against === "parent"
+      ? entry.change
+      : entry.hash === before?.hash
+        ? null
+        : entry.hash === null
+          ? "deleted"
+          : before?.hash
+            ? "modified"
+            : "added";
+  if (entry.hash === null && change !== "deleted") throw new AppError("NOT_FOUND", "fileNotFound");
   const hashes = [entry.hash, before?.hash].filter((h): h is string => !!h);
   const contents = await readBlobs(app.id, hashes);
   return {
     version: versionSummary(version, head.versionId),
     path,
-    change: entry.change,
+    change,
     content: entry.hash === null ? null : (contents.get(entry.hash) ?? ""),
     previousContent: before?.hash ? (contents.get(before.hash) ?? "") : null,
   };

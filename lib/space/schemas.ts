@@ -58,7 +58,18 @@ export const VersionParams = z.object({ appId: z.uuid(), versionId: z.uuid() });
  * GET /api/apps/{id}/versions/{versionId}?files=none: the version and what it changed, without the
  * files' contents (the changes dialog reads one file at a time).
  */
-export const VersionDetailQuery = z.object({ files: z.enum(["all", "none"]).default("all") });
+export const VersionDetailQuery = z.object({
+  /** none: without the files' contents (the changes only). */
+  files: z.enum(["all", "none"]).default("all"),
+  /**
+   * What the changes are against: the version's parent (what the version changed), or the app's
+   * current files (what merging the version would change: added and modified are the version's).
+   */
+  against: z.enum(["parent", "current"]).default("parent"),
+  /** first: the first changed file, in the dialogs' order, comes with both its sides (firstFile). */
+  sides: z.enum(["none", "first"]).default("none"),
+});
+export type VersionDetailQuery = z.infer<typeof VersionDetailQuery>;
 
 /** GET /api/apps/{id}/versions (optional limit): the latest `limit` (10) plus the current one. */
 export const VersionsQuery = z.object({
@@ -297,11 +308,24 @@ export const AppFileAnswer = z.object({
   content: z.string(),
 });
 
+/** A changed file with both its sides: the version's (content) and the other's (previousContent). */
+export const ChangedFileSides = z.object({
+  path: z.string(),
+  status: FileChangeStatus,
+  /** The file in the version; null when it has none (deleted). */
+  content: z.string().nullable(),
+  /** The file in the parent, or in the current files (against=current); null when there is none. */
+  previousContent: z.string().nullable(),
+});
+export type ChangedFileSides = z.infer<typeof ChangedFileSides>;
+
 /** GET /api/apps/{id}/versions/{versionId}: the version, its files, and what it changed against its parent. */
 export const VersionDetailAnswer = z.object({
   version: VersionAnswer,
   files: z.array(AppFileAnswer),
   changes: z.array(z.object({ path: z.string(), status: FileChangeStatus })),
+  /** sides=first: the first of `changes` in the dialogs' order, with both sides; null when nothing changed. */
+  firstFile: ChangedFileSides.nullable().optional(),
 });
 
 /** POST .../restore and .../undo-restore: the restore (or undo) message and the version it made. */

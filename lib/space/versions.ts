@@ -8,9 +8,11 @@ import {
   findVersion,
   listLatestVersions,
   listVersionChanges,
+  versionPathEntry,
 } from "@/db/queries/space-versions";
 import type { App, Version } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { orderChanges } from "./change-order";
 import {
   assertSpaceApp,
   type CommitMeta,
@@ -22,7 +24,13 @@ import {
   withSpaceLock,
 } from "./commit";
 import { type AppFileItem, applyChanges, fileItem, hashContent } from "./files";
-import type { FileChange, VersionDetailAnswer, VersionListAnswer } from "./schemas";
+import type {
+  ChangedFileSides,
+  FileChange,
+  VersionDetailAnswer,
+  VersionDetailQuery,
+  VersionListAnswer,
+} from "./schemas";
 import { versionSummary } from "./views";
 
 // Versions of a space app: applying changes (a version of only what changed), reading any
@@ -115,23 +123,79 @@ export async function listAppVersions(app: App, limit: number): Promise<VersionL
 
 export type VersionDetail = z.infer<typeof VersionDetailAnswer>;
 
-/** GET /api/apps/{id}/versions/{versionId}: the version's files and metadata. */
+/**
+ * GET /api/apps/{id}/versions/{versionId}: the version's files (unless files=none) and metadata,
+ * and its changes: against its parent (what it changed, from its own rows), or against the app's
+ * current files (what merging it would change, from the two trees' hashes). sides=first adds the
+ * first changed file in the dialogs' order with both sides, so a dialog shows it from one answer.
+ */
 export async function getVersionDetail(
   app: App,
   versionId: string,
-  files: "all" | "none" = "all",
+  query: Partial<VersionDetailQuery> = {},
 ): Promise<VersionDetail> {
   assertSpaceApp(app);
   const version = await findVersion(app.id, versionId);
   if (!version) throw new AppError("NOT_FOUND", "versionNotFound");
-  const [tree, head, changes] = await Promise.all([
-    files === "all" ? treeOf(app.id, version.id) : null,
+  const againstCurrent = query.against === "current";
+  const needTree = query.files !== "none" || againstCurrent || query.sides === "first";
+  const [tree, head, changes, current] = await Promise.all([
+    needTree ? treeOf(app.id, version.id) : null,
     currentHead(app.id),
-    listVersionChanges(app.id, version.id),
+    againstCurrent ? null : listVersionChanges(app.id, version.id),
+    againstCurrent ? currentTree(app.id) : null,
+  ]);
+  const changed: VersionDetail["changes"] = current
+    ? treeChanges(current, tree!)
+    : changes!.map((c) => ({ path: c.path, status: c.change! }));
+  const [files, firstFile] = await Promise.all([
+    query.files !== "none" && tree ? filesOf(app.id, tree) : [],
+    query.sides === "first" ? firstSides(app.id, version, changed, tree!, current) : undefined,
   ]);
   return {
     version: versionSummary(version, head.versionId),
-    files: tree ? await filesOf(app.id, tree) : [],
-    changes: changes.map((c) => ({ path: c.path, status: c.change! })),
+    files,
+    changes: changed,
+    ...(firstFile === undefined ? {} : { firstFile }),
+  };
+}
+
+/** What `to` changes of `from`, by path: added, modified (another hash) and deleted. */
+function treeChanges(from: Map<string, string>, to: Map<string, string>): VersionDetail["changes"] {
+  const out: VersionDetail["changes"] = [];
+  for (const [path, hash] of to) {
+    const was = from.get(path);
+    if (was === undefined) out.push({ path, status: "added" });
+    else if (was !== hash) out.push({ path, status: "modified" });
+  }
+  for (const path of from.keys()) if (!to.has(path)) out.push({ path, status: "deleted" });
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The first changed file in the dialogs' order with the version's side and the other one. */
+async function firstSides(
+  appId: string,
+  version: Version,
+  changes: VersionDetail["changes"],
+  tree: Map<string, string>,
+  current: Map<string, string> | null,
+): Promise<ChangedFileSides | null> {
+  const first = orderChanges(changes)[0];
+  if (!first) return null;
+  const after = tree.get(first.path) ?? null;
+  const before = current
+    ? (current.get(first.path) ?? null)
+    : version.parentId
+      ? (await versionPathEntry(appId, version.parentId, first.path)).hash
+      : null;
+  const contents = await readBlobs(
+    appId,
+    [after, before].filter((h): h is string => h !== null),
+  );
+  return {
+    path: first.path,
+    status: first.status,
+    content: after === null ? null : (contents.get(after) ?? ""),
+    previousContent: before === null ? null : (contents.get(before) ?? ""),
   };
 }

@@ -3,6 +3,7 @@ import { expect, test } from "@playwright/test";
 import { messages } from "../../lib/messages";
 import { fillTemplate } from "../../lib/text";
 import { SpaceChatPage } from "./pages/space-chat-page";
+import { expectNoA11yViolationsInBothThemes } from "./support/axe";
 import { createApp, createBuilder } from "./support/db";
 import { seedVersion } from "./support/space";
 import { logInAsBuilder } from "./support/ui";
@@ -11,6 +12,8 @@ import { logInAsBuilder } from "./support/ui";
 // fixes a misspelt name), applies the repair as an autofix, and the preview's issue is gone.
 
 const tag = () => crypto.randomUUID().slice(0, 6);
+/** The validate tester beside the preview, for axe. */
+const SPACE_TESTER = `section[aria-label="${messages.validateResultsTitle}"]`;
 
 /** A page that misspells its own variable: ESLint's no-undef, and a ReferenceError as it renders. */
 const BROKEN = {
@@ -89,4 +92,81 @@ test("an admin validates a broken version, repairs it, applies the repair: the p
   await expect(chat.preview.getByText("3 orders")).toBeVisible({ timeout: 30_000 });
   await expect(issuesPanel).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath("repair-applied.png") });
+});
+
+test("compare mode: the default and a custom model repair side by side; either side's failure is named, the other applies", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const admin = await createBuilder({ plan: "explorer", isAdmin: true });
+  const { appId } = await createApp(admin, { type: "space", header: `Repair compare ${tag()}` });
+  await seedVersion(appId, admin.accountId!, BROKEN, { current: true });
+  await logInAsBuilder(page, admin);
+
+  const chat = new SpaceChatPage(page, appId);
+  await chat.goto();
+  const tester = page.getByRole("region", { name: messages.validateResultsTitle });
+  await tester.getByRole("button", { name: messages.validateButton, exact: true }).click();
+  await expect(tester.getByRole("button", { name: messages.revalidateButton })).toBeEnabled({
+    timeout: 60_000,
+  });
+
+  // The custom model is chosen from the provider's list (the local server's), the default left out.
+  await tester.getByLabel(messages.repairCompareModels).check();
+  const custom = tester.getByLabel(messages.repairCustomModel, { exact: true });
+  await expect(custom).toBeEnabled();
+  await expect(custom.locator("option")).toHaveText(["GPT-4o", "Local echo"]);
+  await custom.selectOption("gpt-4o");
+  expect(await page.evaluate(() => localStorage.getItem("space-repair-custom-model"))).toBe("gpt-4o");
+
+  // Both repairs run at once; each result names its model.
+  const repairs: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/repair")) repairs.push(r.postDataJSON()?.customModel ?? "default");
+  });
+  await tester.getByRole("button", { name: messages.repairButton }).click();
+  const defaultSide = tester.getByRole("region", {
+    name: fillTemplate(messages.repairResultsOf, {
+      side: fillTemplate(messages.repairDefaultSide, { model: "gpt-4o-mini" }),
+    }),
+  });
+  const customSide = tester.getByRole("region", {
+    name: fillTemplate(messages.repairResultsOf, {
+      side: fillTemplate(messages.repairCustomSide, { model: "gpt-4o" }),
+    }),
+  });
+  for (const [side, model] of [
+    [defaultSide, "gpt-4o-mini"],
+    [customSide, "gpt-4o"],
+  ] as const) {
+    await expect(side).toContainText(fillTemplate(messages.repairIssuesAfter, { n: 0 }), { timeout: 60_000 });
+    await expect(side).toContainText(`(${model}, `);
+  }
+  expect(repairs.sort()).toEqual(["default", "gpt-4o"]);
+  // Side by side at 1280 px: the custom model's result to the right of the default one's.
+  const [left, right] = [await defaultSide.boundingBox(), await customSide.boundingBox()];
+  expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1);
+  expect(Math.abs(right!.y - left!.y)).toBeLessThan(2);
+  await page.screenshot({ path: test.info().outputPath("repair-compare.png") });
+  await expectNoA11yViolationsInBothThemes(page, "repair compare mode", SPACE_TESTER);
+
+  // The custom model's call fails (its connection drops): that side says so in the spec's words,
+  // the default model's result stands and is applied.
+  await page.route("**/repair", (route) =>
+    route.request().postDataJSON()?.customModel ? route.abort() : route.continue(),
+  );
+  await tester.getByRole("button", { name: messages.rerepairButton }).click();
+  await expect(customSide.getByRole("alert")).toHaveText(
+    fillTemplate(messages.validateAlert, { message: messages.repairFailedCustom }),
+    { timeout: 60_000 },
+  );
+  await expect(tester.getByRole("button", { name: messages.rerepairButton })).toBeEnabled({
+    timeout: 60_000,
+  });
+  await expect(defaultSide).toContainText(fillTemplate(messages.repairIssuesAfter, { n: 0 }));
+  await defaultSide.getByRole("button", { name: messages.repairApply, exact: true }).click();
+  await expect(
+    page.getByText(fillTemplate(messages.repairAutofixContent, { n: 1, paths: "pages/Home.jsx" })),
+  ).toBeVisible({ timeout: 30_000 });
+  await expect(chat.preview.getByText("3 orders")).toBeVisible({ timeout: 30_000 });
 });

@@ -25,10 +25,10 @@ const historyOf = (who: Who, app: App, path: string, extra = "") =>
     token: who.token,
   });
 
-const fileAt = (who: Who, app: App, versionId: string, path: string) =>
+const fileAt = (who: Who, app: App, versionId: string, path: string, extra = "") =>
   call<Answer & FileAtVersion>(versionFileRoute.GET, {
     method: "GET",
-    path: `/api/apps/${app.id}/versions/${versionId}/file?path=${encodeURIComponent(path)}`,
+    path: `/api/apps/${app.id}/versions/${versionId}/file?path=${encodeURIComponent(path)}${extra}`,
     params: { appId: app.id, versionId },
     token: who.token,
   });
@@ -156,6 +156,39 @@ describe("a file at a version", () => {
     const unknown = await fileAt(builder, app, crypto.randomUUID(), "pages/Home.jsx");
     expect(unknown.status).toBe(404);
     expect(unknown.json.error?.message).toBe(messages.versionNotFound);
+  });
+
+  it("against=current: the version's side beside the current file, and how they differ", async () => {
+    const { builder, app, owner } = await spaceOf();
+    const [v1] = await homeAboutHome(app, owner);
+    await say(app, owner, {
+      user: "Add a contact page, drop the about page",
+      answer: "Done",
+      changes: [write("pages/Contact.jsx", "contact"), { type: "delete_file", path: "pages/About.jsx" }],
+    });
+    const against = "&against=current";
+    // Home: 'home 1' then, 'home 3' now.
+    expect((await fileAt(builder, app, v1.versionId!, "pages/Home.jsx", against)).json).toMatchObject({
+      change: "modified",
+      content: "home 1",
+      previousContent: "home 3",
+    });
+    // About: in version 1, gone now (merging version 1 would add it back).
+    expect((await fileAt(builder, app, v1.versionId!, "pages/About.jsx", against)).json).toMatchObject({
+      change: "added",
+      content: "about 1",
+      previousContent: null,
+    });
+    // Contact: only now (version 1 has none of it).
+    expect((await fileAt(builder, app, v1.versionId!, "pages/Contact.jsx", against)).json).toMatchObject({
+      change: "deleted",
+      content: null,
+      previousContent: "contact",
+    });
+    // Neither side has it.
+    const missing = await fileAt(builder, app, v1.versionId!, "pages/Nowhere.jsx", against);
+    expect(missing.status).toBe(404);
+    expect(missing.json.error?.message).toBe(messages.fileNotFound);
   });
 });
 

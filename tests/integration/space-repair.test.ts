@@ -220,6 +220,18 @@ describe("POST /api/apps/{appId}/versions/{versionId}/repair", () => {
     expect(res.status).toBe(200);
     expect(server.chats.map((c) => c.model)).toEqual(["gpt-4o"]);
     expect(res.json.repairProcessDetails[0]!.aiRepairs[0]!.modelUsed).toBe("gpt-4o");
+
+    // The custom model failing is named as such (compare mode shows it beside the default's result).
+    server.script(
+      { status: 404, message: "The model 'gpt-9' does not exist", retryAfterMs: 1 },
+      { status: 404, message: "The model 'gpt-9' does not exist", retryAfterMs: 1 },
+    );
+    const gone = await repair(admin, own.app, own.versionId, {
+      initialIssues: own.issues,
+      customModel: "gpt-9",
+    });
+    expect(gone.status).toBe(502);
+    expect(gone.json.error?.message).toBe("Failed to repair with custom model");
   });
 
   it("counts in the builder's model limits: a spent budget is 429 with the limit's message, the model not asked", async () => {

@@ -16,8 +16,8 @@ import { AppError } from "@/lib/errors";
 import { messages } from "@/lib/messages";
 import { failAnswer, finishAnswer, saveAnswerProgress, startExchange } from "@/lib/space/chat";
 import { prepareRetry } from "@/lib/space/restore";
-import { RATING_POSITIVE_REASONS, RATING_PROBLEM_REASONS } from "@/lib/space/schemas";
-import { applyFileChanges, getVersionDetail } from "@/lib/space/versions";
+import { type FileChange, RATING_POSITIVE_REASONS, RATING_PROBLEM_REASONS } from "@/lib/space/schemas";
+import { applyFileChanges, getVersionDetail, type VersionDetail } from "@/lib/space/versions";
 import type { ChatMessageView, VersionSummary } from "@/lib/space/views";
 import { fillTemplate } from "@/lib/text";
 import { createBuilder, createEndUser, createPublishedApp } from "../support/factories";
@@ -29,6 +29,8 @@ import { createSpaceApp, page, say } from "../support/space";
 // (score 1-5, fitting reasons, once per answer), history pages, parallel writers, and who may call what.
 
 type Builder = Awaited<ReturnType<typeof createBuilder>>;
+
+const write = (path: string, content: string): FileChange => ({ type: "edit_file", path, content });
 type Handler = Parameters<typeof call>[0];
 
 async function api<T = Answer>(
@@ -198,6 +200,69 @@ describe("a version stores only what changed", () => {
     );
     expect(light.json.files).toEqual([]);
     expect(light.json.changes).toEqual(detail.json.changes);
+    expect(light.json).not.toHaveProperty("firstFile");
+  });
+
+  it("sides=first brings the first changed file's two sides; against=current compares with the current files", async () => {
+    const { builder, app, owner } = await spaceOf();
+    const get = (versionId: string, query: string) =>
+      api<VersionDetail>(versionRoute.GET, builder, `/api/apps/${app.id}/versions/${versionId}?${query}`, {
+        appId: app.id,
+        versionId,
+      });
+    const v1 = (await applyFileChanges(
+      app.id,
+      [write("pages/Home.jsx", "home 1"), write("pages/About.jsx", "about 1"), write("globals.css", "a{}")],
+      { kind: "chat", accountId: owner },
+    ))!;
+    const v2 = (await applyFileChanges(
+      app.id,
+      [
+        write("pages/Home.jsx", "home 2"),
+        { type: "delete_file", path: "pages/About.jsx" },
+        write("pages/Zoo.jsx", "zoo"),
+      ],
+      { kind: "chat", accountId: owner },
+    ))!;
+
+    // Against its parent: the dialogs' order puts the added file first, whatever its path.
+    const own = await get(v2.id, "files=none&sides=first");
+    expect(own.status).toBe(200);
+    expect(own.json.files).toEqual([]);
+    expect(own.json.firstFile).toEqual({
+      path: "pages/Zoo.jsx",
+      status: "added",
+      content: "zoo",
+      previousContent: null,
+    });
+    expect(own.json.changes).toEqual([
+      { path: "pages/About.jsx", status: "deleted" },
+      { path: "pages/Home.jsx", status: "modified" },
+      { path: "pages/Zoo.jsx", status: "added" },
+    ]);
+
+    // Version 1 against the current files (version 2): merging it would add About back, change
+    // Home back, and (as a version) not have Zoo.
+    const compared = await get(v1.id, "files=none&against=current&sides=first");
+    expect(compared.json.changes).toEqual([
+      { path: "pages/About.jsx", status: "added" },
+      { path: "pages/Home.jsx", status: "modified" },
+      { path: "pages/Zoo.jsx", status: "deleted" },
+    ]);
+    expect(compared.json.firstFile).toEqual({
+      path: "pages/About.jsx",
+      status: "added",
+      content: "about 1",
+      previousContent: null,
+    });
+    expect((await get(v1.id, "files=none&against=current")).json).not.toHaveProperty("firstFile");
+    // The current version against the current files: nothing differs.
+    const same = await get(v2.id, "files=none&against=current&sides=first");
+    expect(same.json.changes).toEqual([]);
+    expect(same.json.firstFile).toBeNull();
+
+    const bad = await get(v1.id, "against=elsewhere");
+    expect(bad.status).toBe(400);
   });
 
   it("partial edits change only their part; a part missing or twice writes nothing", async () => {

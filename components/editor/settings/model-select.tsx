@@ -1,16 +1,16 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { apiFetch } from "@/components/auth/api-client";
+import { loadModels } from "@/components/ai/model-list";
 import type { ControlProps } from "@/components/editor/panel-parts";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { ModelListAnswer } from "@/lib/ai/schemas";
+import type { ModelListAnswer } from "@/lib/ai/schemas";
 import { messages } from "@/lib/messages";
 import { fillTemplate } from "@/lib/text";
 import { modelChoices } from "./settings-rules";
 
-// The model dropdown: GET /api/models (the provider's list, cached by the server, or its
-// built-in list). "Default" stands for aiModel null: the server's default model is used.
+// The model dropdown: GET /api/models (components/ai/model-list.ts). "Default" stands for aiModel
+// null: the server's default model is used.
 
 /** Radix Select has no empty value; this one stands for "no model set" (null). */
 const DEFAULT_VALUE = "__default__";
@@ -18,18 +18,6 @@ const DEFAULT_VALUE = "__default__";
 export type ModelNotice = "failed" | "notConfigured" | null;
 
 type ModelList = { state: "loading" } | { state: "ready"; list: ModelListAnswer } | { state: "failed" };
-
-// One request per page load: the list is the same for every app and changes rarely.
-let pending: Promise<ModelListAnswer> | null = null;
-function loadModels(): Promise<ModelListAnswer> {
-  pending ??= apiFetch("/api/models")
-    .then((answer) => ModelListAnswer.parse(answer))
-    .catch((err) => {
-      pending = null; // asked again next time the panel opens
-      throw err;
-    });
-  return pending;
-}
 
 export function ModelSelect({
   value,

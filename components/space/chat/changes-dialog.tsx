@@ -1,19 +1,20 @@
 "use client";
 
-import { ChevronRightIcon, FileIcon, FolderIcon, RotateCcwIcon } from "lucide-react";
+import { ChevronRightIcon, FolderIcon, RotateCcwIcon } from "lucide-react";
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { type TreeRow, treeKeyAction } from "@/components/ui/tree-keys";
 import { messages } from "@/lib/messages";
+import { orderChanges, STATUS_RANK } from "@/lib/space/change-order";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { fetchVersionDetail } from "./chat-api";
 import { type ChangedFile, type ChangeStatus, FileDiff, StatusLetter } from "./file-diff";
 import { FileHistoryButton, NestedFileHistory } from "./file-history-dialog";
+import { type ChangedPath, givenSides, NONE_GIVEN, useFileSides } from "./use-file-sides";
 import { useFocusOpener } from "./use-focus-opener";
-import { fetchFileAtVersion } from "./versions-api";
 
 // The all-changes diff dialog: a tree of the files a version changed against its
 // parent ("Diff status per file: added, modified, deleted, unchanged (unchanged hidden; order
@@ -21,23 +22,7 @@ import { fetchFileAtVersion } from "./versions-api";
 // version's files (GET .../versions/{id}), the old side its parent's.
 // The selected file's History opens its version history dialog over this one.
 
-export type { ChangedFile, ChangeStatus };
-
-/** A changed file as the tree shows it: its path and how it changed. */
-export type ChangedPath = { path: string; status: ChangeStatus };
-
-const STATUS_RANK: Record<ChangeStatus, number> = { added: 0, modified: 1, deleted: 2 };
-
-/** The changed files in the spec's order (added, modified, deleted; by path within each), unchanged left out. */
-export function orderChanges<T extends { path: string; status: string }>(changes: T[]): T[] {
-  return changes
-    .filter((c) => c.status in STATUS_RANK)
-    .sort(
-      (a, b) =>
-        STATUS_RANK[a.status as ChangeStatus] - STATUS_RANK[b.status as ChangeStatus] ||
-        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
-    );
-}
+export type { ChangedFile, ChangedPath, ChangeStatus };
 
 type TreeNode =
   | { kind: "folder"; id: string; name: string; children: TreeNode[]; rank: number }
@@ -52,7 +37,7 @@ function buildTree(files: ChangedPath[]): TreeNode[] {
     let prefix = "";
     for (const [i, name] of parts.entries()) {
       prefix = prefix ? `${prefix}/${name}` : name;
-      const rank = STATUS_RANK[file.status];
+      const rank = STATUS_RANK[file.status]!;
       if (i === parts.length - 1) {
         level.push({ kind: "file", id: prefix, name, file, rank });
       } else {
@@ -93,39 +78,20 @@ function visibleItems(nodes: TreeNode[], collapsed: Set<string>, depth = 0, pare
 type Loaded =
   | { state: "loading" }
   | { state: "failed" }
-  | { state: "ready"; versionNumber: number; files: ChangedPath[] };
+  | { state: "ready"; versionNumber: number; files: ChangedPath[]; given: ReadonlyMap<string, ChangedFile> };
 
 /**
- * The files a version changed, without their contents: a version of 200 changed files is one small
- * answer, and each file's two sides are read when it is shown (useFileSides).
+ * The files a version changed, without their contents (a version of 200 changed files is one small
+ * answer), and the first of them with both sides: the dialog opens on one answer.
  */
 async function loadChanges(appId: string, versionId: string) {
-  const detail = await fetchVersionDetail(appId, versionId, "none");
+  const detail = await fetchVersionDetail(appId, versionId, { files: "none", sides: "first" });
   const files = orderChanges(detail.changes).map((c) => ({ path: c.path, status: c.status as ChangeStatus }));
-  return { versionNumber: detail.version.number, files };
-}
-
-type Sides = { state: "loading" } | { state: "failed" } | { state: "ready"; file: ChangedFile };
-
-/** The selected file at the version and at its parent, read once per file while the dialog is open. */
-function useFileSides(appId: string, versionId: string, file: ChangedPath | undefined) {
-  const [read, setRead] = useState<ReadonlyMap<string, Sides>>(new Map());
-  const [attempt, setAttempt] = useState(0);
-  const path = file?.path;
-  const known = path ? read.get(path) : undefined;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` reads a failed file again; `file` is read through `path`
-  useEffect(() => {
-    if (!file || (known && known.state !== "failed")) return;
-    // Kept by path even when another file is picked meanwhile: the answer is still this file's.
-    const put = (sides: Sides) => setRead((m) => new Map(m).set(file.path, sides));
-    put({ state: "loading" });
-    fetchFileAtVersion(appId, versionId, file.path).then(
-      (f) =>
-        put({ state: "ready", file: { ...file, before: f.previousContent ?? "", after: f.content ?? "" } }),
-      () => put({ state: "failed" }),
-    );
-  }, [appId, versionId, path, attempt]);
-  return { sides: known ?? ({ state: "loading" } as Sides), retry: () => setAttempt((n) => n + 1) };
+  return {
+    versionNumber: detail.version.number,
+    files,
+    given: givenSides(detail.firstFile),
+  };
 }
 
 export function ChangesDialog({
@@ -162,7 +128,13 @@ export function ChangesDialog({
   }, [appId, versionId, attempt]);
 
   const file = loaded.state === "ready" ? loaded.files.find((f) => f.path === selected) : undefined;
-  const { sides, retry } = useFileSides(appId, versionId, file);
+  const { sides, retry } = useFileSides(
+    appId,
+    versionId,
+    "parent",
+    file,
+    loaded.state === "ready" ? loaded.given : NONE_GIVEN,
+  );
   return (
     <Dialog open onOpenChange={onOpenChange}>
       <DialogContent
@@ -334,9 +306,13 @@ export function FileTree({
               </>
             ) : (
               <>
-                <FileIcon aria-hidden className="ml-5 size-3.5 shrink-0 text-muted-foreground" />
+                {/* No icon of its own: the status letter tells a file from a folder, and 200 fewer
+                    SVGs make a large version's tree appear sooner. */}
                 <span
-                  className={cn("min-w-0 flex-1 truncate", node.file.status === "deleted" && "line-through")}
+                  className={cn(
+                    "ml-5 min-w-0 flex-1 truncate",
+                    node.file.status === "deleted" && "line-through",
+                  )}
                 >
                   {node.name}
                 </span>

@@ -34,14 +34,18 @@ export async function fetchCurrentVersion(appId: string): Promise<VersionSummary
   return answer.current;
 }
 
-/** GET /api/apps/{id}/versions/{versionId}: the version's files and what it changed against its parent. */
+/**
+ * GET /api/apps/{id}/versions/{versionId}: the version's files (unless files=none) and its changes
+ * against its parent or the current files; sides=first adds the first changed file's two sides.
+ */
 export function fetchVersionDetail(
   appId: string,
   versionId: string,
-  files: "all" | "none" = "all",
+  query: { files?: "all" | "none"; against?: "parent" | "current"; sides?: "none" | "first" } = {},
 ): Promise<VersionDetail> {
-  const query = files === "none" ? "?files=none" : "";
-  return apiFetch<VersionDetail>(`${base(appId)}/versions/${encodeURIComponent(versionId)}${query}`);
+  const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined));
+  const tail = params.size > 0 ? `?${params}` : "";
+  return apiFetch<VersionDetail>(`${base(appId)}/versions/${encodeURIComponent(versionId)}${tail}`);
 }
 
 /** POST .../versions/{versionId}/restore: a restore message and a new version equal to that one. */

@@ -2,8 +2,11 @@
 
 import { WandSparklesIcon } from "lucide-react";
 import { useEffect, useId, useState } from "react";
+import { loadModels } from "@/components/ai/model-list";
 import { ApiError, apiFetch } from "@/components/auth/api-client";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
+import type { ModelListAnswer } from "@/lib/ai/schemas";
 import {
   REPAIR_APPLIED_SHOW_MS,
   REPAIR_ITERATIONS_DEFAULT,
@@ -16,9 +19,11 @@ import type { RepairAnswer } from "@/lib/space/repair-schemas";
 import type { ValidationIssue } from "@/lib/space/validate-schemas";
 import { fillTemplate } from "@/lib/text";
 import { CompareDialog } from "./compare-dialog";
+import { RepairResult, type RepairSide } from "./repair-result";
 
-/** The iterations the admin chose last, kept in this browser. */
+/** What the admin chose last, kept in this browser. */
 const ITERATIONS_KEY = "space-repair-iterations";
+const CUSTOM_MODEL_KEY = "space-repair-custom-model";
 const ITERATION_CHOICES = Array.from(
   { length: REPAIR_ITERATIONS_MAX - REPAIR_ITERATIONS_MIN + 1 },
   (_, i) => REPAIR_ITERATIONS_MIN + i,
@@ -29,17 +34,21 @@ function storedIterations(): number {
   return ITERATION_CHOICES.includes(n) ? n : REPAIR_ITERATIONS_DEFAULT;
 }
 
-type State =
-  | { phase: "idle" }
-  | { phase: "running"; last: RepairAnswer | null }
-  | { phase: "done"; result: RepairAnswer; apply: "ready" | "applying" | "applied" | "failed" }
-  | { phase: "failed"; message: string };
+/** The default model's repair, and in compare mode the custom model's beside it. */
+type Which = "default" | "custom";
+type Sides = Partial<Record<Which, RepairSide>>;
+
+type Models = { state: "loading" } | { state: "ready"; list: ModelListAnswer } | { state: "failed" };
+
+/** The models a custom repair can use: every listed one but the default (which the other side runs). */
+const customChoices = (list: ModelListAnswer) => list.models.filter((m) => m.id !== list.defaultModel);
 
 /**
  * Try Repair (then Re-repair) under the validation's issues: the model fixes the files with issues
  * (POST .../versions/{versionId}/repair, 1-5 iterations), and the result shows the issues before
  * and after and the files it repaired; Apply merges those files as an autofix (the chat's notice),
- * and the chat and the preview then follow the new version.
+ * and the chat and the preview then follow the new version. Compare mode repairs with the default
+ * model and a custom one at once, and shows both results side by side: either can be applied.
  */
 export function RepairPanel({
   appId,
@@ -52,70 +61,145 @@ export function RepairPanel({
   issues: ValidationIssue[];
   onApplied?: (answer: MergeResult) => void;
 }) {
-  const [state, setState] = useState<State>({ phase: "idle" });
-  /** The repair's files compared with the current ones, to apply some of them only. */
-  const [viewing, setViewing] = useState(false);
+  const [sides, setSides] = useState<Sides>({});
+  /** The side whose result is compared with the current files, to apply some of its files only. */
+  const [viewing, setViewing] = useState<Which | null>(null);
   const [iterations, setIterations] = useState(REPAIR_ITERATIONS_DEFAULT);
-  const selectId = useId();
+  const [comparing, setComparing] = useState(false);
+  const [models, setModels] = useState<Models>({ state: "loading" });
+  const [customModel, setCustomModel] = useState<string | null>(null);
+  /** The custom model of the last compare, named above its result. */
+  const [askedModel, setAskedModel] = useState<string | null>(null);
+  const iterationsId = useId();
+  const compareId = useId();
+  const modelId = useId();
   useEffect(() => setIterations(storedIterations()), []);
-  const last = state.phase === "done" ? state.result : state.phase === "running" ? state.last : null;
 
-  function choose(n: number) {
+  // The model list is read when compare mode is first turned on.
+  useEffect(() => {
+    if (!comparing || models.state === "ready") return;
+    let live = true;
+    loadModels().then(
+      (list) => {
+        if (!live) return;
+        setModels({ state: "ready", list });
+        const choices = customChoices(list);
+        const stored = window.localStorage.getItem(CUSTOM_MODEL_KEY);
+        setCustomModel(choices.find((m) => m.id === stored)?.id ?? choices[0]?.id ?? null);
+      },
+      () => live && setModels({ state: "failed" }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [comparing, models.state]);
+
+  const running = Object.values(sides).some((s) => s.phase === "running");
+  const locked = Object.values(sides).some(
+    (s) => s.phase === "done" && (s.apply === "applying" || s.apply === "applied"),
+  );
+  const defaultModel = models.state === "ready" ? models.list.defaultModel : null;
+  const canCompare = comparing && customModel !== null;
+
+  function chooseIterations(n: number) {
     setIterations(n);
     window.localStorage.setItem(ITERATIONS_KEY, String(n));
   }
 
-  async function repair() {
-    setState({ phase: "running", last });
+  function chooseModel(id: string) {
+    setCustomModel(id);
+    window.localStorage.setItem(CUSTOM_MODEL_KEY, id);
+  }
+
+  const put = (which: Which, side: RepairSide) => setSides((s) => ({ ...s, [which]: side }));
+
+  async function repairWith(which: Which, model: string | null, compare: boolean) {
     try {
       const result = await apiFetch<RepairAnswer>(
         `/api/apps/${encodeURIComponent(appId)}/versions/${encodeURIComponent(versionId)}/repair`,
-        { method: "POST", body: { initialIssues: issues, iterations } },
+        {
+          method: "POST",
+          body: { initialIssues: issues, iterations, ...(model ? { customModel: model } : {}) },
+        },
       );
-      setState({ phase: "done", result, apply: "ready" });
+      put(which, { phase: "done", result, apply: "ready" });
     } catch (err) {
-      // The builder's model limit says itself; anything else is the spec's words.
-      const message = err instanceof ApiError && err.status === 429 ? err.message : messages.repairFailed;
-      setState({ phase: "failed", message });
+      // The builder's model limit says itself; anything else is the spec's words for this side.
+      const message =
+        err instanceof ApiError && err.status === 429
+          ? err.message
+          : !compare
+            ? messages.repairFailed
+            : which === "custom"
+              ? messages.repairFailedCustom
+              : messages.repairFailedDefault;
+      put(which, { phase: "failed", message });
     }
   }
 
-  async function apply(result: RepairAnswer) {
-    setState({ phase: "done", result, apply: "applying" });
+  /** One repair, or in compare mode the default model's and the custom model's in parallel. */
+  function repair() {
+    const lastOf = (side: RepairSide | undefined) =>
+      side?.phase === "done" ? side.result : side?.phase === "running" ? side.last : null;
+    const compare = canCompare;
+    setSides({
+      default: { phase: "running", last: lastOf(sides.default) },
+      ...(compare ? { custom: { phase: "running", last: lastOf(sides.custom) } } : {}),
+    });
+    void repairWith("default", null, compare);
+    if (compare) {
+      setAskedModel(customModel);
+      void repairWith("custom", customModel, compare);
+    }
+  }
+
+  async function apply(which: Which, result: RepairAnswer) {
+    put(which, { phase: "done", result, apply: "applying" });
     try {
       const answer = await apiFetch<MergeResult>(`/api/apps/${encodeURIComponent(appId)}/merge`, {
         method: "POST",
         body: { files: result.repairedFiles, autofix: true },
       });
-      setState({ phase: "done", result, apply: "applied" });
-      // Applied shows a moment; then the chat and the preview move to the new version.
-      window.setTimeout(() => onApplied?.(answer), REPAIR_APPLIED_SHOW_MS);
+      applied(which, result, answer);
     } catch {
-      setState({ phase: "done", result, apply: "failed" });
+      put(which, { phase: "done", result, apply: "failed" });
     }
   }
 
-  const label =
-    state.phase === "running"
-      ? messages.repairRunning
-      : state.phase === "idle"
-        ? messages.repairButton
-        : messages.rerepairButton;
+  function applied(which: Which, result: RepairAnswer, answer: MergeResult) {
+    put(which, { phase: "done", result, apply: "applied" });
+    // Applied shows a moment; then the chat and the preview move to the new version.
+    window.setTimeout(() => onApplied?.(answer), REPAIR_APPLIED_SHOW_MS);
+  }
+
+  const label = running
+    ? messages.repairRunning
+    : Object.keys(sides).length === 0
+      ? messages.repairButton
+      : messages.rerepairButton;
+  const shown = (["default", "custom"] as const).filter((w) => sides[w]);
+  const heading = (which: Which) =>
+    shown.length < 2
+      ? null
+      : which === "default"
+        ? fillTemplate(messages.repairDefaultSide, { model: defaultModel ?? "" })
+        : fillTemplate(messages.repairCustomSide, { model: askedModel ?? "" });
+  const viewed = viewing ? sides[viewing] : undefined;
 
   return (
     <div className="mt-2 grid gap-2 border-t border-border pt-2">
-      <div className="flex items-center gap-2">
-        <Button size="sm" variant="outline" onClick={repair} disabled={state.phase === "running"}>
+      <div className="flex flex-wrap items-center gap-2">
+        <Button size="sm" variant="outline" onClick={repair} disabled={running || locked}>
           <WandSparklesIcon aria-hidden />
           {label}
         </Button>
-        <label htmlFor={selectId} className="ml-auto text-xs text-muted-foreground">
+        <label htmlFor={iterationsId} className="ml-auto text-xs text-muted-foreground">
           {messages.repairIterations}
         </label>
         <select
-          id={selectId}
+          id={iterationsId}
           value={iterations}
-          onChange={(e) => choose(Number(e.target.value))}
+          onChange={(e) => chooseIterations(Number(e.target.value))}
           className="h-7 rounded border border-input bg-background px-1 text-xs"
         >
           {ITERATION_CHOICES.map((n) => (
@@ -125,90 +209,62 @@ export function RepairPanel({
           ))}
         </select>
       </div>
-      {state.phase === "failed" ? (
-        <p role="alert" className="text-destructive">
-          {fillTemplate(messages.validateAlert, { message: state.message })}
-        </p>
-      ) : null}
-      {last ? (
-        <section aria-label={messages.repairResultsTitle} className="grid gap-1 text-xs">
-          <p className="flex gap-3">
-            <span>{fillTemplate(messages.repairIssuesBefore, { n: last.initialIssues.length })}</span>
-            <span>{fillTemplate(messages.repairIssuesAfter, { n: last.unresolvedIssues.length })}</span>
-          </p>
-          {last.unresolvedIssues.length === 0 ? <p>{messages.repairAllFixed}</p> : null}
-          <p className="text-muted-foreground">
-            {fillTemplate(messages.repairIterationsDone, {
-              n: last.iterationsPerformed,
-              ms: last.executionTimeMs,
-            })}
-          </p>
-          {last.repairedFiles.length === 0 ? (
-            <p>{messages.repairNothingChanged}</p>
+      <div className="flex flex-wrap items-center gap-2 text-xs">
+        <Checkbox id={compareId} checked={comparing} onCheckedChange={(v) => setComparing(v === true)} />
+        <label htmlFor={compareId}>{messages.repairCompareModels}</label>
+        {comparing ? (
+          models.state === "failed" ? (
+            <p role="alert" className="text-destructive">
+              {messages.repairModelsFailed}
+            </p>
           ) : (
             <>
-              <p className="font-medium">{messages.repairedFilesTitle}</p>
-              <ul className="grid gap-0.5">
-                {last.repairProcessDetails
-                  .filter((d) => last.repairedFiles.some((f) => f.path === d.fileId))
-                  .map((d) => {
-                    const lastCall = d.aiRepairs.at(-1);
-                    return (
-                      <li key={d.fileId} className="[overflow-wrap:anywhere]">
-                        <code>
-                          {fillTemplate(messages.repairFileDetail, {
-                            path: d.fileId,
-                            before: d.initialIssueCount,
-                            after: d.finalIssueCount,
-                            model: lastCall?.modelUsed ?? "",
-                            ms: d.aiRepairs.reduce((t, a) => t + a.processingTimeMs, 0),
-                          })}
-                        </code>
-                      </li>
-                    );
-                  })}
-              </ul>
-              {state.phase === "done" ? (
-                <div className="flex items-center gap-2">
-                  <Button
-                    size="sm"
-                    onClick={() => apply(state.result)}
-                    disabled={state.apply === "applying" || state.apply === "applied"}
-                  >
-                    {state.apply === "applying"
-                      ? messages.repairApplying
-                      : state.apply === "applied"
-                        ? messages.repairApplied
-                        : messages.repairApply}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    onClick={() => setViewing(true)}
-                    disabled={state.apply === "applying" || state.apply === "applied"}
-                  >
-                    {messages.repairViewChanges}
-                  </Button>
-                  {state.apply === "failed" ? (
-                    <p role="alert" className="text-destructive">
-                      {fillTemplate(messages.validateAlert, { message: messages.repairApplyFailed })}
-                    </p>
-                  ) : null}
-                </div>
-              ) : null}
+              <label htmlFor={modelId} className="ml-auto text-muted-foreground">
+                {messages.repairCustomModel}
+              </label>
+              <select
+                id={modelId}
+                value={customModel ?? ""}
+                onChange={(e) => chooseModel(e.target.value)}
+                disabled={models.state !== "ready"}
+                aria-busy={models.state === "loading"}
+                className="h-7 max-w-40 rounded border border-input bg-background px-1"
+              >
+                {models.state === "ready" ? (
+                  customChoices(models.list).map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.label}
+                    </option>
+                  ))
+                ) : (
+                  <option value="">{messages.repairModelsLoading}</option>
+                )}
+              </select>
             </>
-          )}
-        </section>
+          )
+        ) : null}
+      </div>
+      {shown.length > 0 ? (
+        // Side by side when the panel is wide enough (it widens in compare mode), else one above the other.
+        <div className="grid gap-3 @md:grid-cols-2" data-repair-sides={shown.length}>
+          {shown.map((which) => (
+            <RepairResult
+              key={which}
+              heading={heading(which)}
+              side={sides[which]!}
+              locked={locked}
+              onApply={(result) => void apply(which, result)}
+              onView={() => setViewing(which)}
+            />
+          ))}
+        </div>
       ) : null}
-      {viewing && state.phase === "done" ? (
+      {viewing && viewed?.phase === "done" ? (
         <CompareDialog
           appId={appId}
-          source={{ kind: "repair", files: state.result.repairedFiles }}
-          onMerged={(answer) => {
-            setState({ phase: "done", result: state.result, apply: "applied" });
-            window.setTimeout(() => onApplied?.(answer), REPAIR_APPLIED_SHOW_MS);
-          }}
-          onOpenChange={(open) => setViewing(open)}
+          source={{ kind: "repair", files: viewed.result.repairedFiles }}
+          onMerged={(answer) => applied(viewing, viewed.result, answer)}
+          onOpenChange={(open) => setViewing(open ? viewing : null)}
         />
       ) : null}
     </div>

@@ -68,7 +68,9 @@ export function ValidationTester({
     <section
       aria-label={messages.validateResultsTitle}
       className={cn(
-        "w-[min(22rem,calc(100%-1rem))] rounded-lg border border-border bg-background text-sm shadow-lg",
+        // A container: the repair's two results (compare mode) sit side by side once it is wide
+        // enough, and it widens for them.
+        "@container w-[min(22rem,calc(100%-1rem))] rounded-lg border border-border bg-background text-sm shadow-lg has-[[data-repair-sides='2']]:w-[min(44rem,calc(100%-1rem))]",
         className,
       )}
     >

@@ -28,8 +28,17 @@ export function fetchFileHistory(
   return apiFetch<FileHistoryPage>(`${base(appId)}/files/history?${query}`);
 }
 
-/** GET /api/apps/{appId}/versions/{versionId}/file?path=: one file as a version had it, and the version before. */
-export function fetchFileAtVersion(appId: string, versionId: string, path: string): Promise<FileAtVersion> {
+/**
+ * GET /api/apps/{appId}/versions/{versionId}/file?path=: one file as a version had it, and the
+ * version before (or, against=current, the current files).
+ */
+export function fetchFileAtVersion(
+  appId: string,
+  versionId: string,
+  path: string,
+  against: "parent" | "current" = "parent",
+): Promise<FileAtVersion> {
   const query = new URLSearchParams({ path });
+  if (against === "current") query.set("against", against);
   return apiFetch<FileAtVersion>(`${base(appId)}/versions/${encodeURIComponent(versionId)}/file?${query}`);
 }

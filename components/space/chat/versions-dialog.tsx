@@ -14,10 +14,10 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
+import { orderChanges } from "@/lib/space/change-order";
 import type { VersionSummary } from "@/lib/space/views";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
-import { orderChanges } from "./changes-dialog";
 import { fetchVersionDetail } from "./chat-api";
 import { type ChangeStatus, StatusLetter } from "./file-diff";
 import { FileHistoryButton, NestedFileHistory } from "./file-history-dialog";
@@ -240,7 +240,7 @@ function ChangedFiles({
   useEffect(() => {
     let live = true;
     setFiles({ state: "loading" });
-    fetchVersionDetail(appId, versionId, "none").then(
+    fetchVersionDetail(appId, versionId, { files: "none" }).then(
       (detail) =>
         live &&
         setFiles({
