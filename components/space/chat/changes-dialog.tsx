@@ -1,9 +1,9 @@
 "use client";
 
-import { ChevronRightIcon, FolderIcon, RotateCcwIcon } from "lucide-react";
+import { ChevronRightIcon, FolderIcon } from "lucide-react";
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { type TreeRow, treeKeyAction } from "@/components/ui/tree-keys";
 import { messages } from "@/lib/messages";
@@ -11,8 +11,9 @@ import { orderChanges, STATUS_RANK } from "@/lib/space/change-order";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
 import { fetchVersionDetail } from "./chat-api";
-import { type ChangedFile, type ChangeStatus, FileDiff, StatusLetter } from "./file-diff";
+import { type ChangedFile, type ChangeStatus, StatusLetter } from "./file-diff";
 import { FileHistoryButton, NestedFileHistory } from "./file-history-dialog";
+import { FileSidesDiff } from "./file-sides-diff";
 import { type ChangedPath, givenSides, NONE_GIVEN, useFileSides } from "./use-file-sides";
 import { useFocusOpener } from "./use-focus-opener";
 
@@ -154,35 +155,19 @@ export function ChangesDialog({
         {loaded.state === "loading" ? (
           <LoadingLine text={messages.diffLoading} />
         ) : loaded.state === "failed" ? (
-          <div className="grid justify-items-start gap-2 text-sm" role="alert">
-            <p>{messages.diffLoadFailed}</p>
-            <Button size="sm" variant="outline" onClick={() => setAttempt((n) => n + 1)}>
-              <RotateCcwIcon aria-hidden />
-              {messages.retry}
-            </Button>
-          </div>
+          <LoadFailed text={messages.diffLoadFailed} onRetry={() => setAttempt((n) => n + 1)} />
         ) : loaded.files.length === 0 ? (
           <p className="text-sm text-muted-foreground">{messages.diffNoChanges}</p>
         ) : (
           <div className="grid min-h-0 gap-3 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
             <FileTree files={loaded.files} selected={selected} onSelect={setSelected} />
             {file ? (
-              sides.state === "ready" ? (
-                <FileDiff
-                  file={sides.file}
-                  actions={<FileHistoryButton path={file.path} onOpen={setHistoryOf} variant="outline" />}
-                />
-              ) : sides.state === "failed" ? (
-                <div className="grid content-start justify-items-start gap-2 text-sm" role="alert">
-                  <p>{messages.diffLoadFailed}</p>
-                  <Button size="sm" variant="outline" onClick={retry}>
-                    <RotateCcwIcon aria-hidden />
-                    {messages.retry}
-                  </Button>
-                </div>
-              ) : (
-                <LoadingLine text={messages.diffLoading} />
-              )
+              <FileSidesDiff
+                sides={sides}
+                retry={retry}
+                failedText={messages.diffLoadFailed}
+                actions={<FileHistoryButton path={file.path} onOpen={setHistoryOf} variant="outline" />}
+              />
             ) : null}
           </div>
         )}

@@ -1,18 +1,20 @@
 "use client";
 
-import { GitMergeIcon, RotateCcwIcon } from "lucide-react";
+import { GitMergeIcon } from "lucide-react";
 import { useEffect, useId, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "@/components/auth/api-client";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { messages } from "@/lib/messages";
 import { orderChanges } from "@/lib/space/change-order";
 import { fillTemplate } from "@/lib/text";
 import { FileTree } from "./changes-dialog";
 import { fetchCurrentVersion, fetchVersionDetail, type MergeResult, mergeChosenFiles } from "./chat-api";
-import { type ChangedFile, FileDiff } from "./file-diff";
+import type { ChangedFile } from "./file-diff";
+import { FileSidesDiff } from "./file-sides-diff";
 import { type ChangedPath, givenSides, NONE_GIVEN, useFileSides } from "./use-file-sides";
 
 // A version, or a repair's result, compared with the app's current files (the old side is the
@@ -189,13 +191,7 @@ export function CompareDialog({
         {loaded.state === "loading" ? (
           <LoadingLine text={messages.diffLoading} />
         ) : loaded.state === "failed" ? (
-          <div className="grid justify-items-start gap-2 text-sm" role="alert">
-            <p>{messages.compareLoadFailed}</p>
-            <Button size="sm" variant="outline" onClick={() => setAttempt((n) => n + 1)}>
-              <RotateCcwIcon aria-hidden />
-              {messages.retry}
-            </Button>
-          </div>
+          <LoadFailed text={messages.compareLoadFailed} onRetry={() => setAttempt((n) => n + 1)} />
         ) : files.length === 0 ? (
           <p className="text-sm text-muted-foreground">{messages.compareNoDifferences}</p>
         ) : (
@@ -257,19 +253,7 @@ export function CompareDialog({
               </fieldset>
             </div>
             {file ? (
-              sides.state === "ready" ? (
-                <FileDiff file={sides.file} />
-              ) : sides.state === "failed" ? (
-                <div className="grid content-start justify-items-start gap-2 text-sm" role="alert">
-                  <p>{messages.compareLoadFailed}</p>
-                  <Button size="sm" variant="outline" onClick={retry}>
-                    <RotateCcwIcon aria-hidden />
-                    {messages.retry}
-                  </Button>
-                </div>
-              ) : (
-                <LoadingLine text={messages.diffLoading} />
-              )
+              <FileSidesDiff sides={sides} retry={retry} failedText={messages.compareLoadFailed} />
             ) : null}
           </div>
         )}
