@@ -10,6 +10,7 @@ import { ensureAuthSecret, ensureDatabaseUrl } from "./prepare-env";
 import { seedDemoRuns } from "./seed-analytics";
 import { seedDemoApps } from "./seed-apps";
 import { seedDemoDataSources } from "./seed-data-sources";
+import { seedOrderStats } from "./seed-order-stats";
 import { seedProductCatalog } from "./seed-product-catalog";
 import { seedSpaceConversation } from "./seed-space";
 import { seedTaskBoard } from "./seed-task-board";
@@ -19,7 +20,8 @@ import { seedTaskBoard } from "./seed-task-board";
 // (scripts/seed-apps.ts); demo runs for analytics (scripts/seed-analytics.ts); the published Task
 // board space app with two end users and their tasks (scripts/seed-task-board.ts); the Product
 // catalog space app, its products imported from a CSV file, and a demo secret
-// (scripts/seed-product-catalog.ts).
+// (scripts/seed-product-catalog.ts); the Order stats space app whose last version has a bug to
+// validate and repair (scripts/seed-order-stats.ts).
 export const SEED_PASSWORD = "builder-demo-2026";
 
 async function seedBuilder(email: string, opts: { isAdmin: boolean; plan: string }) {
@@ -52,6 +54,7 @@ async function main() {
   demos.push(await seedSpaceConversation(admin.accountId, admin.userId));
   demos.push(...(await seedTaskBoard(admin.accountId)));
   demos.push(await seedProductCatalog(admin.accountId, admin.userId));
+  demos.push(await seedOrderStats(admin.accountId));
   console.log(
     `Seeded: admin@example.com and lite@example.com (password ${SEED_PASSWORD}); Demo App at /app/${app.id}`,
   );
