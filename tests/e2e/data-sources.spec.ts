@@ -377,6 +377,19 @@ test("lite: one item, then the upgrade dialog; rename, replace and delete the on
   await expectNoA11yViolations(page, "delete confirmation", '[role="alertdialog"]');
   await confirm.getByRole("button", { name: messages.cancel }).click();
   await expect(panel.row("Open on Saturdays too")).toBeVisible();
+  // The list read after the delete is held back: the item is gone from the panel at once, and a
+  // click on Add waits for that read rather than trust the limit the list said before.
+  let release: (() => void) | undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname === "/api/context/items",
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+  );
   await panel.action("Open on Saturdays too", messages.dataSourceDelete);
   await confirm.getByRole("button", { name: messages.dataSourceDelete }).click();
   await expect(
@@ -387,7 +400,9 @@ test("lite: one item, then the upgrade dialog; rename, replace and delete the on
   expect(await itemsOf(appId)).toEqual([]);
   // The plan's item is free again.
   await panel.addData.click();
+  release?.();
   await expect(panel.dialog).toBeVisible();
+  await expect(upgrade).toHaveCount(0);
 });
 
 test("lite: an item added elsewhere while the dialog is open, the server's refusal opens the upgrade dialog", async ({

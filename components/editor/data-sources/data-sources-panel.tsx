@@ -41,7 +41,7 @@ export function DataSourcesPanel({
   title: string;
 }) {
   const caps = getPlanCapabilities(ownerPlan);
-  const { state, reload, update, announcement } = useContextItems(appId);
+  const { state, reload, update, announcement, limitReachedNow } = useContextItems(appId);
   const [adding, setAdding] = useState(false);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ContextItemView | null>(null);
@@ -58,7 +58,9 @@ export function DataSourcesPanel({
 
   const limitReached = state.status === "ready" && state.hasReachedDataLimit;
   const openUpgrade = (reason: UpgradeReason = "dataItems") => openUpgradeDialog({ reason, appId });
-  const onAdd = () => (limitReached ? openUpgrade() : setAdding(true));
+  // After a delete the list is shown without the item at once, and read again: whether the plan
+  // allows another is that read's answer (a click right after the delete waits for it).
+  const onAdd = async () => ((await limitReachedNow()) ? openUpgrade() : setAdding(true));
 
   const onPlanLimit = (reason: UpgradeReason) => {
     setAdding(false);
@@ -136,7 +138,7 @@ export function DataSourcesPanel({
   };
 
   const addButton = (
-    <Button ref={addRef} onClick={onAdd} className="w-fit">
+    <Button ref={addRef} onClick={() => void onAdd()} className="w-fit">
       <PlusIcon aria-hidden="true" />
       {messages.dataSourcesAdd}
     </Button>

@@ -47,6 +47,10 @@ export function useContextItems(appId: string) {
   // Events that arrive while a list is on its way: applied on top of it (never backwards).
   const heldEvents = useRef<StatusEvent[] | null>(null);
   const unknownTries = useRef(new Map<string, number>());
+  // The plan's limit as the last list read said, and that read while it is on its way: a change
+  // made here (a delete) is shown at once, but whether another item is allowed is the server's word.
+  const limitReached = useRef(false);
+  const loading = useRef<Promise<boolean> | null>(null);
 
   /** Counts a refetch for an unknown id; false once it has had its share. */
   const tryUnknown = useCallback((id: string) => {
@@ -58,10 +62,11 @@ export function useContextItems(appId: string) {
 
   const commit = useCallback((next: ItemsState) => {
     itemsRef.current = next.status === "ready" ? next.items : itemsRef.current;
+    if (next.status === "ready") limitReached.current = next.hasReachedDataLimit;
     setState(next);
   }, []);
 
-  const reload = useCallback(
+  const read = useCallback(
     async (mode: "initial" | "background" = "background"): Promise<boolean> => {
       const seq = ++fetchSeq.current;
       heldEvents.current ??= [];
@@ -81,7 +86,7 @@ export function useContextItems(appId: string) {
         const missing = held.filter((ev) => retried.has(ev.id));
         if (missing.length > 0) {
           heldEvents.current = missing;
-          void reload();
+          void read();
         }
         return true;
       } catch {
@@ -94,6 +99,24 @@ export function useContextItems(appId: string) {
     },
     [appId, commit, tryUnknown],
   );
+
+  const reload = useCallback(
+    (mode: "initial" | "background" = "background"): Promise<boolean> => {
+      const done = read(mode);
+      loading.current = done;
+      void done.finally(() => {
+        if (loading.current === done) loading.current = null;
+      });
+      return done;
+    },
+    [read],
+  );
+
+  /** Whether the plan allows another item, by the list being read now if there is one. */
+  const limitReachedNow = useCallback(async () => {
+    while (loading.current) await loading.current;
+    return limitReached.current;
+  }, []);
 
   const onStatus = useCallback(
     (ev: StatusEvent) => {
@@ -179,5 +202,5 @@ export function useContextItems(appId: string) {
     });
   }, []);
 
-  return { state, reload, update, announcement };
+  return { state, reload, update, announcement, limitReachedNow };
 }

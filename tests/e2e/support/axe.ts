@@ -15,6 +15,7 @@ export async function expectNoA11yViolations(
   within?: string,
   exclude?: string,
 ): Promise<void> {
+  await settleAnimations(page);
   let builder = new AxeBuilder({ page }).withTags([
     "wcag2a",
     "wcag2aa",
@@ -52,17 +53,30 @@ export async function expectNoA11yViolationsInBothThemes(
     await expect
       .poll(() => page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches))
       .toBe(colorScheme === "dark");
-    // With motion on, colours fade to the new scheme: axe reads them once every finite
-    // transition or animation has ended (a spinner's never does, and is not waited for).
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
-          .map((a) => a.finished.catch(() => undefined)),
-      ),
-    );
     await expectNoA11yViolations(page, `${where} (${colorScheme})`, within, exclude);
   }
   await page.emulateMedia({ colorScheme: "light" });
+}
+
+/**
+ * Waits until no finite transition or animation runs (a spinner's never ends, and is not waited
+ * for). With motion on, colours fade (a theme switched by emulateMedia, a row fading in), and axe
+ * would read a colour halfway. A transition only exists once the page has restyled, so two frames
+ * pass first; a transition that starts another is waited for too (three rounds at most).
+ */
+async function settleAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+    for (let round = 0; round < 3; round++) {
+      await frame();
+      await frame();
+      const running = document
+        .getAnimations()
+        .filter(
+          (a) => a.playState === "running" && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY,
+        );
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
 }
