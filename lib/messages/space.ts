@@ -356,6 +356,7 @@ export const spaceMessages = {
   repairCustomModel: "Custom model",
   repairModelsLoading: "Loading models...",
   repairModelsFailed: "The model list could not be loaded",
+  repairNoOtherModel: "The provider lists no model but the default one",
   repairDefaultSide: "Default model ({model})",
   repairCustomSide: "Custom model ({model})",
   repairResultsOf: "Repair results: {side}",

@@ -217,6 +217,8 @@ export function RepairPanel({
             <p role="alert" className="text-destructive">
               {messages.repairModelsFailed}
             </p>
+          ) : models.state === "ready" && customChoices(models.list).length === 0 ? (
+            <p className="text-muted-foreground">{messages.repairNoOtherModel}</p>
           ) : (
             <>
               <label htmlFor={modelId} className="ml-auto text-muted-foreground">
