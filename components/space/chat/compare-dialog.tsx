@@ -1,7 +1,7 @@
 "use client";
 
 import { GitMergeIcon } from "lucide-react";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useId, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "@/components/auth/api-client";
 import { Button } from "@/components/ui/button";
@@ -128,6 +128,9 @@ export function CompareDialog({
 
   const files = loaded.state === "ready" ? loaded.files : [];
   const mergeable = useMemo(() => files.filter((f) => f.status !== "deleted"), [files]);
+  // The tree and the first file's diff are drawn first; the list of check boxes (a row per file)
+  // follows in a render of its own, so a large version shows what to read without waiting for it.
+  const listed = useDeferredValue(mergeable);
   const file = files.find((f) => f.path === selected);
   const { sides, retry } = useFileSides(
     appId,
@@ -219,7 +222,7 @@ export function CompareDialog({
                     scrolled out of the list's box are not laid out or painted until near it, as the
                     tree's items; 2rem is a row's height (min-h-8). */}
                 <ul id={listId} className="grid max-h-48 overflow-auto">
-                  {mergeable.map((f) => (
+                  {listed.map((f) => (
                     <li
                       key={f.path}
                       className="flex min-h-8 min-w-0 items-center gap-2 [contain-intrinsic-size:auto_2rem] [content-visibility:auto]"
