@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { messages } from "../lib/messages";
 import { diffLines, foldUnchanged } from "../lib/space/line-diff";
+import { launchChromium } from "./chromium";
 import type { NextServer } from "./next-server";
 import { CHANGES_FILES, fileContent, filePath } from "./space-changes-files";
 import { profiled } from "./space-grid-scroll";
@@ -36,15 +37,6 @@ import { median, percentile } from "./stats";
 const PROFILE = process.env.BENCH_CHANGES_PROFILE === "1";
 const ROUNDS = Number(process.env.BENCH_CHANGES_ROUNDS ?? 15);
 const GOAL_MS = 100;
-const CHROMIUM = process.env.BENCH_CHROMIUM ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 const log = (line = "") => console.log(line);
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -312,7 +304,7 @@ export async function runChangesBench(
   const base = server.url.replace("127.0.0.1", "localhost");
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${base}/login`);
     await page.getByLabel("Email", { exact: true }).fill(seeded.email);

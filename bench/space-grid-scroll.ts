@@ -1,8 +1,9 @@
 import pg from "pg";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { messages } from "../lib/messages";
 import { createApp, createBuilder } from "../tests/e2e/support/db";
 import { seedVersion } from "../tests/e2e/support/space";
+import { launchChromium } from "./chromium";
 import type { NextServer } from "./next-server";
 import { median, percentile } from "./stats";
 
@@ -31,15 +32,6 @@ const JUMPS = 300;
 const STEP_PX = 120;
 const ROW_PX = 40;
 const GOAL_MS = 16.7;
-const CHROMIUM = process.env.BENCH_CHROMIUM ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 const ENTITY = JSON.stringify({
   name: "Order",
@@ -362,7 +354,7 @@ export async function runGridScrollBench(
   const server = await start({});
   // The app's own address (APP_URL names localhost): its sign-in checks where requests come from.
   const base = server.url.replace("127.0.0.1", "localhost");
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const pageTimes: number[] = [];

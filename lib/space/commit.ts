@@ -70,14 +70,25 @@ export async function treeOf(appId: string, versionId: string | null, ex: Execut
 
 type Diff = { rows: VersionFileRow[]; writes: { path: string; hash: string }[]; deletes: string[] };
 
-function diffTrees(from: Tree, to: Tree): Diff {
+/** How one path changes from the hash `before` to `after` (undefined or null: no such file); null when it does not. */
+export function changeOf(
+  before: string | null | undefined,
+  after: string | null | undefined,
+): "added" | "modified" | "deleted" | null {
+  if ((before ?? null) === (after ?? null)) return null;
+  if (after == null) return "deleted";
+  return before == null ? "added" : "modified";
+}
+
+/** What `to` changes of `from`: a row a changed path, and the writes and deletes that make it. */
+export function diffTrees(from: Tree, to: Tree): Diff {
   const rows: VersionFileRow[] = [];
   const writes: { path: string; hash: string }[] = [];
   const deletes: string[] = [];
   for (const [path, hash] of to) {
-    const old = from.get(path);
-    if (old === hash) continue;
-    rows.push({ path, blobHash: hash, change: old === undefined ? "added" : "modified" });
+    const change = changeOf(from.get(path), hash);
+    if (!change) continue;
+    rows.push({ path, blobHash: hash, change });
     writes.push({ path, hash });
   }
   for (const path of from.keys()) {

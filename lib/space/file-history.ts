@@ -3,7 +3,7 @@ import { currentFileHash, readBlobs } from "@/db/queries/space-files";
 import { findVersion, listPathChanges, versionPathEntry } from "@/db/queries/space-versions";
 import type { App } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { assertSpaceApp, currentHead } from "./commit";
+import { assertSpaceApp, changeOf, currentHead } from "./commit";
 import type {
   FileAtVersion,
   FileHistoryEntry,
@@ -58,16 +58,7 @@ export async function getFileAtVersion(
         : null,
     currentHead(app.id),
   ]);
-  const change =
-    against === "parent"
-      ? entry.change
-      : entry.hash === before?.hash
-        ? null
-        : entry.hash === null
-          ? "deleted"
-          : before?.hash
-            ? "modified"
-            : "added";
+  const change = against === "parent" ? entry.change : changeOf(before?.hash, entry.hash);
   if (entry.hash === null && change !== "deleted") throw new AppError("NOT_FOUND", "fileNotFound");
   const hashes = [entry.hash, before?.hash].filter((h): h is string => !!h);
   const contents = await readBlobs(app.id, hashes);

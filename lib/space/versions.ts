@@ -12,13 +12,14 @@ import {
 } from "@/db/queries/space-versions";
 import type { App, Version } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { orderChanges } from "./change-order";
+import { byPath, orderChanges } from "./change-order";
 import {
   assertSpaceApp,
   type CommitMeta,
   commitTree,
   currentHead,
   currentTree,
+  diffTrees,
   type Locked,
   treeOf,
   withSpaceLock,
@@ -145,9 +146,10 @@ export async function getVersionDetail(
     againstCurrent ? null : listVersionChanges(app.id, version.id),
     againstCurrent ? currentTree(app.id) : null,
   ]);
-  const changed: VersionDetail["changes"] = current
-    ? treeChanges(current, tree!)
-    : changes!.map((c) => ({ path: c.path, status: c.change! }));
+  // Against the current files: the two trees' hashes, by path (as listVersionChanges orders them).
+  const changed: VersionDetail["changes"] = (
+    current ? diffTrees(current, tree!).rows.sort(byPath) : changes!
+  ).map((c) => ({ path: c.path, status: c.change! }));
   const [files, firstFile] = await Promise.all([
     query.files !== "none" && tree ? filesOf(app.id, tree) : [],
     query.sides === "first" ? firstSides(app.id, version, changed, tree!, current) : undefined,
@@ -158,18 +160,6 @@ export async function getVersionDetail(
     changes: changed,
     ...(firstFile === undefined ? {} : { firstFile }),
   };
-}
-
-/** What `to` changes of `from`, by path: added, modified (another hash) and deleted. */
-function treeChanges(from: Map<string, string>, to: Map<string, string>): VersionDetail["changes"] {
-  const out: VersionDetail["changes"] = [];
-  for (const [path, hash] of to) {
-    const was = from.get(path);
-    if (was === undefined) out.push({ path, status: "added" });
-    else if (was !== hash) out.push({ path, status: "modified" });
-  }
-  for (const path of from.keys()) if (!to.has(path)) out.push({ path, status: "deleted" });
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The first changed file in the dialogs' order with the version's side and the other one. */

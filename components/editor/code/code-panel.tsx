@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { apiFetch } from "@/components/auth/api-client";
 import { CodeEditor } from "@/components/code-editor/code-editor";
 import { PanelHeading } from "@/components/editor/panel-parts";
+import { fetchCurrentFiles } from "@/components/space/chat/chat-api";
 import { useFilesChanged } from "@/components/space/chat/files-changed";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -14,7 +15,7 @@ import { LoadFailed } from "@/components/ui/load-failed";
 import { LoadingLine } from "@/components/ui/loading-line";
 import { FILE_TREE_SEARCH_DEBOUNCE_MS } from "@/lib/constants";
 import { messages } from "@/lib/messages";
-import type { CodeFile, CodeFiles, DeleteFileResult } from "@/lib/space/code-schemas";
+import type { CodeFile, DeleteFileResult } from "@/lib/space/code-schemas";
 import type { ReferenceUpdate } from "@/lib/space/import-references";
 import { fillTemplate } from "@/lib/text";
 import { cn } from "@/lib/utils";
@@ -56,7 +57,7 @@ export function CodePanel({ appId }: { appId: string }) {
   const load = useCallback(async () => {
     setState({ phase: "loading" });
     try {
-      const answer = await apiFetch<CodeFiles>(`/api/apps/${encodeURIComponent(appId)}/files`);
+      const answer = await fetchCurrentFiles(appId);
       know(answer.files);
       drafts.current.clear();
       setFiles(answer.files);

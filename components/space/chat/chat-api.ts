@@ -3,6 +3,7 @@
 import { apiFetch } from "@/components/auth/api-client";
 import type { MergeResult } from "@/lib/functions/merge-and-deploy";
 import type { ChatAssistantState } from "@/lib/space/assistant";
+import type { CodeFiles } from "@/lib/space/code-schemas";
 import type { RatingBody } from "@/lib/space/schemas";
 import type { VersionDetail } from "@/lib/space/versions";
 import type { ChatMessageView, RatingView, VersionSummary } from "@/lib/space/views";
@@ -32,6 +33,11 @@ export function fetchHistory(
 export async function fetchCurrentVersion(appId: string): Promise<VersionSummary | null> {
   const answer = await apiFetch<{ current: VersionSummary | null }>(`${base(appId)}/versions?limit=1`);
   return answer.current;
+}
+
+/** GET /api/apps/{appId}/files: the app's current files with their contents and revisions. */
+export function fetchCurrentFiles(appId: string): Promise<CodeFiles> {
+  return apiFetch<CodeFiles>(`${base(appId)}/files`);
 }
 
 /**

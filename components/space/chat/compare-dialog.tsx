@@ -12,7 +12,7 @@ import { messages } from "@/lib/messages";
 import { orderChanges } from "@/lib/space/change-order";
 import { fillTemplate } from "@/lib/text";
 import { FileTree } from "./changes-dialog";
-import { fetchCurrentVersion, fetchVersionDetail, type MergeResult, mergeChosenFiles } from "./chat-api";
+import { fetchCurrentFiles, fetchVersionDetail, type MergeResult, mergeChosenFiles } from "./chat-api";
 import type { ChangedFile } from "./file-diff";
 import { FileSidesDiff } from "./file-sides-diff";
 import { type ChangedPath, givenSides, NONE_GIVEN, useFileSides } from "./use-file-sides";
@@ -46,7 +46,6 @@ export type CompareSource =
 async function loadComparison(
   appId: string,
   source: CompareSource,
-  currentKnown: string | null | undefined,
 ): Promise<Omit<Extract<Loaded, { state: "ready" }>, "state">> {
   if (source.kind === "version") {
     const detail = await fetchVersionDetail(appId, source.versionId, {
@@ -60,10 +59,7 @@ async function loadComparison(
       given: givenSides(detail.firstFile),
     };
   }
-  const currentId =
-    currentKnown === undefined ? ((await fetchCurrentVersion(appId))?.id ?? null) : currentKnown;
-  const current = currentId ? await fetchVersionDetail(appId, currentId) : null;
-  const now = new Map((current?.files ?? []).map((f) => [f.path, f.content]));
+  const now = new Map((await fetchCurrentFiles(appId)).files.map((f) => [f.path, f.content]));
   // A repair's result names only the files it changed: the others are not deletions.
   const changes: ChangedFile[] = [];
   for (const { path, content } of source.files) {
@@ -88,14 +84,11 @@ async function contentsToMerge(appId: string, source: CompareSource, paths: stri
 export function CompareDialog({
   appId,
   source: given,
-  currentVersionId,
   onMerged,
   onOpenChange,
 }: {
   appId: string;
   source: CompareSource;
-  /** The app's current version (null: no files yet; undefined: read it from the server). */
-  currentVersionId?: string | null;
   onMerged: (answer: MergeResult) => void;
   onOpenChange: (open: boolean) => void;
 }) {
@@ -112,7 +105,7 @@ export function CompareDialog({
   useEffect(() => {
     let live = true;
     setLoaded({ state: "loading" });
-    loadComparison(appId, source, currentVersionId).then(
+    loadComparison(appId, source).then(
       (r) => {
         if (!live) return;
         setLoaded({ state: "ready", ...r });
@@ -124,7 +117,7 @@ export function CompareDialog({
     return () => {
       live = false;
     };
-  }, [appId, source, currentVersionId, attempt]);
+  }, [appId, source, attempt]);
 
   const files = loaded.state === "ready" ? loaded.files : [];
   const mergeable = useMemo(() => files.filter((f) => f.status !== "deleted"), [files]);

@@ -114,7 +114,6 @@ export function VersionsButton({ appId, chat }: { appId: string; chat: SpaceChat
         <CompareDialog
           appId={appId}
           source={{ kind: "version", versionId: comparing }}
-          currentVersionId={chat.currentVersionId}
           onMerged={chat.merged}
           onOpenChange={(o) => {
             if (o) return;
